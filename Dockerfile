@@ -1,0 +1,28 @@
+# Provider Search API — container image.
+# Build: docker build -t provider-search .
+# Run:   docker run -p 7860:7860 -v provider-data:/app/data provider-search
+FROM denoland/deno:2.9.6
+
+WORKDIR /app
+
+# Dependencies first, in their own layer: they change less often than the code.
+COPY deno.json deno.lock ./
+COPY lib/ lib/
+COPY routes/ routes/
+COPY main.ts ./
+RUN deno install --frozen --entrypoint main.ts
+
+COPY static/ static/
+COPY scripts/ scripts/
+
+RUN mkdir -p /app/data && chown -R deno:deno /app/data
+USER deno
+
+ENV PORT=7860 HOST=0.0.0.0 PROVIDERS_DB=/app/data/providers.db
+EXPOSE 7860
+VOLUME ["/app/data"]
+
+HEALTHCHECK --interval=30s --timeout=3s --start-period=10s \
+  CMD ["deno", "eval", "const r = await fetch('http://127.0.0.1:7860/health'); Deno.exit(r.ok ? 0 : 1)"]
+
+CMD ["run", "--cached-only", "--allow-net", "--allow-env", "--allow-read", "--allow-write=/app/data", "--allow-sys", "main.ts"]

@@ -1,0 +1,94 @@
+/**
+ * The application: the route table behind the wrappers, as one handler.
+ *
+ * @module
+ */
+import { compose, type Handler, type RequestContext, type Wrapper } from "./http/handler.ts";
+import { createRouter, type Route } from "./http/router.ts";
+import { requestIdFor } from "./http/request_id.ts";
+import {
+  withErrors,
+  withLogging,
+  withRateLimit,
+  withResponseHeaders,
+  withTimeout,
+  withUrlLimit,
+} from "./http/wrappers.ts";
+import { createRateLimiter } from "./http/rate_limit.ts";
+import type { Config } from "./config.ts";
+import type { Logger } from "./log.ts";
+import { createRoutes, type RouteDeps } from "../routes/mod.ts";
+import { isHealthPath } from "../routes/health.ts";
+
+const NEVER_ABORTED = new AbortController().signal;
+
+/** The handler `Deno.serve` calls. */
+export type ServeHandler = (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response>;
+
+/** What the application is made from. */
+export interface AppOptions extends RouteDeps {
+  config: Config;
+  log: Logger;
+}
+
+/** A composed application. */
+export interface App {
+  handler: ServeHandler;
+  routes: readonly Route[];
+}
+
+/** The client key for rate limiting: the trusted proxy header's first address, else the socket's. */
+export function clientKey(
+  header: string | null,
+): (request: Request, remoteAddr: string | null) => string {
+  return (request, remoteAddr) => {
+    if (header) {
+      const forwarded = request.headers.get(header)?.split(",")[0]?.trim();
+      if (forwarded) return forwarded.slice(0, 64);
+    }
+    return remoteAddr ?? "unknown";
+  };
+}
+
+/**
+ * Builds the application once: route table, router and wrappers. Tests may
+ * pass a table of their own.
+ *
+ * @example
+ * ```ts
+ * const app = createApp({ config: loadConfig({}), log: silentLogger });
+ * const response = await app.handler(new Request("http://localhost/health"));
+ * ```
+ */
+export function createApp(options: AppOptions, routes: Route[] = createRoutes(options)): App {
+  const { config, log } = options;
+  const router = createRouter(routes);
+  const wrappers: Wrapper[] = [
+    withResponseHeaders(),
+    withLogging(log),
+    withErrors(log),
+    withUrlLimit(),
+  ];
+  if (config.rateLimitPerMinute > 0) {
+    wrappers.push(withRateLimit(createRateLimiter({ perMinute: config.rateLimitPerMinute }), {
+      exempt: isHealthPath,
+      clientKey: clientKey(config.trustProxyHeader),
+    }));
+  }
+  wrappers.push(withTimeout(config.requestTimeoutMs));
+  const inner: Handler = compose(wrappers, router.handler);
+
+  async function handler(request: Request, info?: Deno.ServeHandlerInfo): Promise<Response> {
+    const remote = info?.remoteAddr;
+    const ctx: RequestContext = {
+      requestId: requestIdFor(request),
+      url: new URL(request.url),
+      params: {},
+      remoteAddr: remote && "hostname" in remote ? remote.hostname : null,
+      signal: NEVER_ABORTED,
+    };
+    return await inner(request, ctx);
+  }
+
+  return { handler, routes };
+}

@@ -1,0 +1,26 @@
+/**
+ * JSON response helpers.
+ *
+ * @module
+ */
+
+/** Media type of JSON bodies. */
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/**
+ * A JSON response with the service's content type.
+ *
+ * @example
+ * ```ts
+ * jsonResponse({ status: "ok" }).headers.get("content-type"); // "application/json; charset=utf-8"
+ * ```
+ */
+export function jsonResponse(
+  body: unknown,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status: init.status ?? 200,
+    headers: { "Content-Type": JSON_CONTENT_TYPE, ...init.headers },
+  });
+}

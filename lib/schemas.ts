@@ -1,0 +1,221 @@
+/**
+ * JSON Schemas of the response bodies, referenced from the OpenAPI document.
+ *
+ * @module
+ */
+import type { JsonSchema } from "./http/params.ts";
+
+const nullableString: JsonSchema = { type: ["string", "null"] };
+const nullableBoolean: JsonSchema = { type: ["boolean", "null"] };
+const nullableNumber: JsonSchema = { type: ["number", "null"] };
+const date: JsonSchema = { type: ["string", "null"], format: "date" };
+
+function object(properties: Record<string, JsonSchema>, description?: string): JsonSchema {
+  const schema: JsonSchema = {
+    type: "object",
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  };
+  if (description) schema.description = description;
+  return schema;
+}
+
+function nullable(schema: JsonSchema): JsonSchema {
+  return { oneOf: [schema, { type: "null" }] };
+}
+
+const address = object({
+  line1: nullableString,
+  line2: nullableString,
+  city: nullableString,
+  state: nullableString,
+  postal_code: nullableString,
+  country_code: nullableString,
+  phone: nullableString,
+  fax: nullableString,
+}, "A postal address");
+
+const location = object({
+  ...(address.properties as Record<string, JsonSchema>),
+  lat: nullableNumber,
+  lon: nullableNumber,
+}, "A practice address with its ZIP centroid (null when the ZIP is unknown)");
+
+const otherLocation = object({
+  ...(location.properties as Record<string, JsonSchema>),
+  phone_extension: nullableString,
+}, "A secondary practice location");
+
+const person = {
+  prefix: nullableString,
+  first_name: nullableString,
+  middle_name: nullableString,
+  last_name: nullableString,
+  suffix: nullableString,
+  credential: nullableString,
+};
+
+/** Component schemas by name. */
+export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
+  Problem: {
+    type: "object",
+    description: "RFC 9457 problem details",
+    properties: {
+      type: { type: "string" },
+      title: { type: "string" },
+      status: { type: "integer" },
+      detail: { type: "string" },
+      request_id: { type: "string" },
+      errors: {
+        type: "array",
+        items: object({ parameter: { type: "string" }, message: { type: "string" } }),
+      },
+    },
+    required: ["type", "title", "status", "detail", "request_id"],
+  },
+  Health: object({ status: { const: "ok" } }, 'Liveness: always exactly {"status":"ok"}'),
+  Provider: object({
+    npi: { type: "string", pattern: "^[0-9]{10}$" },
+    entity_type: { enum: ["individual", "organization", null] },
+    status: { enum: ["active", "deactivated"] },
+    name: { type: "string" },
+    individual: nullable(object({
+      ...person,
+      sex: { enum: ["M", "F", null] },
+      sole_proprietor: nullableBoolean,
+    })),
+    organization: nullable(object({
+      name: nullableString,
+      subpart: nullableBoolean,
+      parent_name: nullableString,
+      authorized_official: nullable(object({
+        ...person,
+        title: nullableString,
+        phone: nullableString,
+      })),
+    })),
+    other_names: {
+      type: "array",
+      items: object({
+        type: {
+          enum: [
+            "former_name",
+            "professional_name",
+            "doing_business_as",
+            "former_legal_business_name",
+            "other_name",
+          ],
+        },
+        name: { type: "string" },
+      }),
+    },
+    taxonomies: {
+      type: "array",
+      items: object({
+        code: { type: "string" },
+        description: nullableString,
+        primary: { type: "boolean" },
+        license: nullableString,
+        state: nullableString,
+        group: nullableString,
+      }),
+    },
+    practice_location: nullable(location),
+    mailing_address: nullable(address),
+    other_locations: { type: "array", items: otherLocation },
+    identifiers: {
+      type: "array",
+      items: object({
+        type: { type: "string" },
+        identifier: { type: "string" },
+        state: nullableString,
+        issuer: nullableString,
+      }),
+    },
+    endpoints: {
+      type: "array",
+      items: object({
+        type: nullableString,
+        type_description: nullableString,
+        endpoint: { type: "string" },
+        description: nullableString,
+        affiliation: nullableBoolean,
+        affiliation_name: nullableString,
+        use: nullableString,
+        use_description: nullableString,
+        content_type: nullableString,
+        content_description: nullableString,
+        address: nullable(address),
+      }),
+    },
+    replacement_npi: nullableString,
+    enumeration_date: date,
+    last_updated: date,
+    certification_date: date,
+    deactivation_date: date,
+    reactivation_date: date,
+  }, "A provider record (NPPES facts, normalised)"),
+  SearchResult: {
+    allOf: [
+      { $ref: "#/components/schemas/Provider" },
+      {
+        type: "object",
+        properties: {
+          distance: {
+            type: "number",
+            description: "Present with `near`: distance in `unit`, rounded to 0.1",
+          },
+          score: { type: "number", description: "Present with `q`: relevance, higher is better" },
+        },
+      },
+    ],
+  },
+  FacetValue: object({ value: { type: "string" }, count: { type: "integer" } }),
+  SearchResponse: object({
+    total: { type: "integer", description: "Exact number of matches" },
+    limit: { type: "integer" },
+    offset: { type: "integer" },
+    next_cursor: {
+      type: ["string", "null"],
+      description: "Pass as `cursor` for the next page; null on the last",
+    },
+    results: { type: "array", items: { $ref: "#/components/schemas/SearchResult" } },
+    facets: {
+      type: "object",
+      additionalProperties: { type: "array", items: { $ref: "#/components/schemas/FacetValue" } },
+      description:
+        "Present when `facets` is asked for: top 20 values per facet over the whole filtered set",
+    },
+    took_ms: { type: "number" },
+  }),
+  Specialty: object({
+    code: { type: "string" },
+    description: { type: "string" },
+    grouping: nullableString,
+    classification: nullableString,
+    specialization: nullableString,
+  }),
+  Dataset: {
+    type: "object",
+    properties: {
+      source: { enum: ["nppes", "demo"] },
+      synthetic: { type: "boolean" },
+      records: { type: "integer" },
+      active: { type: "integer" },
+      deactivated: { type: "integer" },
+      built_at: { type: "string", format: "date-time" },
+      schema_version: { type: "integer" },
+      files: { type: "array", items: { type: "object" } },
+      taxonomy_source: { type: "string" },
+      zip_dataset: { type: "string" },
+      zips_not_found: { type: "integer" },
+    },
+    required: ["source", "synthetic", "records", "active", "built_at", "files"],
+  },
+};
+
+/** `{ $ref }` to a component schema. */
+export function ref(name: keyof typeof COMPONENT_SCHEMAS & string): JsonSchema {
+  return { $ref: `#/components/schemas/${name}` };
+}

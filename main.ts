@@ -1,0 +1,23 @@
+/**
+ * Provider Search API: serves `PROVIDERS_DB` on `HOST:PORT`.
+ *
+ * @module
+ */
+import { createApp } from "./lib/app.ts";
+import { loadConfig } from "./lib/config.ts";
+import { createLogger } from "./lib/log.ts";
+
+const config = loadConfig(Deno.env.toObject());
+const log = createLogger();
+
+/** The application as configured by this process's environment. */
+export const app = createApp({ config, log });
+
+/** The request handler, for tests and for `deno serve`-style hosts. */
+export const handler = app.handler;
+
+if (import.meta.main) {
+  const { serve } = await import("./lib/serve.ts");
+  await serve({ app, config, log });
+  Deno.exit(0);
+}

@@ -1,0 +1,49 @@
+/**
+ * `GET /health` and `GET /v1/health`: liveness, never touching the data store.
+ *
+ * @module
+ */
+import type { Route } from "../lib/http/router.ts";
+import { ref } from "../lib/schemas.ts";
+import { JSON_CONTENT_TYPE } from "../lib/http/json.ts";
+
+const BODY = '{"status":"ok"}';
+
+/** Answers `{"status":"ok"}`. */
+export function GET(): Response {
+  return new Response(BODY, {
+    headers: { "Content-Type": JSON_CONTENT_TYPE, "Cache-Control": "no-store" },
+  });
+}
+
+function healthRoute(path: string, operationId: string): Route {
+  return {
+    path,
+    methods: {
+      GET: {
+        handler: GET,
+        operation: {
+          operationId,
+          summary: "Liveness check",
+          description:
+            'Always `{"status":"ok"}` while the process serves; never touches the data store, ' +
+            "so it answers while a dataset is still loading. Never rate limited.",
+          tags: ["health"],
+          rateLimited: false,
+          responses: { "200": { description: "The service is up", schema: ref("Health") } },
+        },
+      },
+    },
+  };
+}
+
+/** The two health routes. */
+export const healthRoutes: Route[] = [
+  healthRoute("/health", "health"),
+  healthRoute("/v1/health", "healthV1"),
+];
+
+/** Whether a path is a health route (exempt from rate limiting). */
+export function isHealthPath(pathname: string): boolean {
+  return pathname === "/health" || pathname === "/v1/health";
+}

@@ -1,0 +1,82 @@
+/**
+ * Shared fixtures and assertions for the test suite.
+ *
+ * @module
+ */
+import { assert, assertEquals } from "@std/assert";
+import { type App, type AppOptions, createApp } from "../lib/app.ts";
+import { type Config, loadConfig } from "../lib/config.ts";
+import { createLogger } from "../lib/log.ts";
+import type { Route } from "../lib/http/router.ts";
+
+/** A test application whose log lines are collected in `logs`. */
+export interface TestApp extends App {
+  logs: Record<string, unknown>[];
+  /** Sends a request to the in-process handler. */
+  request(path: string, init?: RequestInit & { remote?: string }): Promise<Response>;
+}
+
+/** Builds an application in-process, with optional config, dependencies and route table. */
+export function testApp(
+  options: { config?: Partial<Config>; routes?: Route[]; deps?: Partial<AppOptions> } = {},
+): TestApp {
+  const logs: Record<string, unknown>[] = [];
+  const log = createLogger({ write: (line) => logs.push(JSON.parse(line)) });
+  const config = { ...loadConfig({}), ...options.config };
+  const app = createApp({ config, log, ...options.deps } as AppOptions, options.routes);
+  return {
+    ...app,
+    logs,
+    request(path, init = {}) {
+      const { remote = "127.0.0.1", ...rest } = init;
+      const info = {
+        remoteAddr: { transport: "tcp", hostname: remote, port: 40000 },
+        completed: Promise.resolve(),
+      } as Deno.ServeHandlerInfo<Deno.NetAddr>;
+      return app.handler(new Request(new URL(path, "http://localhost"), rest), info);
+    },
+  };
+}
+
+/** Asserts a problem+json response and returns its body. */
+export async function assertProblem(
+  response: Response,
+  status: number,
+): Promise<Record<string, unknown> & { errors?: { parameter: string; message: string }[] }> {
+  assertEquals(response.status, status);
+  assertEquals(response.headers.get("content-type"), "application/problem+json; charset=utf-8");
+  const body = await response.json();
+  assertEquals(body.status, status);
+  assertEquals(typeof body.type, "string");
+  assertEquals(typeof body.title, "string");
+  assertEquals(typeof body.detail, "string");
+  assertEquals(body.request_id, response.headers.get("x-request-id"));
+  assert(
+    !/at .*\.ts:\d+|\bSELECT\b|\/work\//.test(JSON.stringify(body)),
+    "problem leaks internals",
+  );
+  return body;
+}
+
+/** Asserts a 200 JSON response and returns its body. */
+export async function assertJson<T = Record<string, unknown>>(
+  response: Response,
+  status = 200,
+): Promise<T> {
+  assertEquals(response.status, status, await peek(response));
+  assertEquals(response.headers.get("content-type"), "application/json; charset=utf-8");
+  return await response.json() as T;
+}
+
+async function peek(response: Response): Promise<string> {
+  if (response.status < 400) return "";
+  return await response.clone().text();
+}
+
+/** A port nobody listens on right now. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}

@@ -1,0 +1,22 @@
+import { assertEquals, assertMatch, assertThrows } from "@std/assert";
+import { loadConfig } from "../lib/config.ts";
+
+Deno.test("[config] defaults", () => {
+  const config = loadConfig({});
+  assertEquals(config.port, 7860);
+  assertEquals(config.host, "0.0.0.0");
+  assertEquals(config.databasePath, "data/providers.db");
+  assertEquals(config.requestTimeoutMs, 10000);
+  assertEquals(config.rateLimitPerMinute, 0);
+  assertEquals(config.trustProxyHeader, null);
+});
+
+Deno.test("[config] every invalid variable is named in one error", () => {
+  const error: TypeError = assertThrows(
+    () => loadConfig({ PORT: "http", REQUEST_TIMEOUT_MS: "-1", TRUST_PROXY_HEADER: "a b" }),
+    TypeError,
+  );
+  assertMatch(error.message, /PORT must be an integer from 0 to 65535, got 'http'/);
+  assertMatch(error.message, /REQUEST_TIMEOUT_MS/);
+  assertMatch(error.message, /TRUST_PROXY_HEADER/);
+});

@@ -1,0 +1,70 @@
+import { assertEquals, assertMatch } from "@std/assert";
+import { freePort } from "./_utils.ts";
+
+async function waitForHealth(url: string, deadline: number): Promise<Response> {
+  while (true) {
+    try {
+      return await fetch(url);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+Deno.test("[e2e] the real server answers /health over TCP and stops cleanly on SIGTERM", async (t) => {
+  const port = freePort();
+  const dir = await Deno.makeTempDir();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      "--allow-write",
+      "--allow-sys",
+      "main.ts",
+    ],
+    cwd: new URL("..", import.meta.url).pathname,
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PROVIDERS_DB: `${dir}/providers.db`,
+      DEMO_RECORDS: "500",
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  try {
+    await t.step("GET /health", async () => {
+      const response = await waitForHealth(`http://127.0.0.1:${port}/health`, Date.now() + 15_000);
+      assertEquals(response.status, 200);
+      assertEquals(response.headers.get("content-type"), "application/json; charset=utf-8");
+      assertMatch(response.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
+      assertEquals(await response.text(), '{"status":"ok"}');
+    });
+    await t.step("HEAD /v1/health keeps the id it is given", async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/v1/health`, {
+        method: "HEAD",
+        headers: { "X-Request-ID": "e2e-1" },
+      });
+      assertEquals(response.status, 200);
+      assertEquals(response.headers.get("x-request-id"), "e2e-1");
+      await response.body?.cancel();
+    });
+  } finally {
+    child.kill("SIGTERM");
+    const [status, stdout] = await Promise.all([
+      child.status,
+      new Response(child.stdout).text(),
+      child.stderr.cancel(),
+    ]);
+    await Deno.remove(dir, { recursive: true });
+    await t.step("exit 0 after SIGTERM, one log line per request", () => {
+      assertEquals(status.code, 0);
+      const lines = stdout.trim().split("\n").map((l) => JSON.parse(l));
+      assertEquals(lines.filter((l) => l.msg === "request").length, 2);
+      assertEquals(lines.at(-1).msg, "stopped");
+    });
+  }
+});
