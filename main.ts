@@ -6,18 +6,22 @@
 import { createApp } from "./lib/app.ts";
 import { loadConfig } from "./lib/config.ts";
 import { createLogger } from "./lib/log.ts";
+import { Dataset } from "./lib/dataset.ts";
 
 const config = loadConfig(Deno.env.toObject());
 const log = createLogger();
+const dataset = new Dataset();
 
 /** The application as configured by this process's environment. */
-export const app = createApp({ config, log });
+export const app = createApp({ config, log, dataset });
 
 /** The request handler, for tests and for `deno serve`-style hosts. */
 export const handler = app.handler;
 
 if (import.meta.main) {
   const { serve } = await import("./lib/serve.ts");
-  await serve({ app, config, log });
+  const { startDataset } = await import("./lib/startup.ts");
+  startDataset(config, log, dataset);
+  await serve({ app, config, log, onClose: () => dataset.close() });
   Deno.exit(0);
 }

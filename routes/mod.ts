@@ -6,15 +6,24 @@
 import type { Route } from "../lib/http/router.ts";
 import { healthRoutes } from "./health.ts";
 import { openApiRoute } from "./openapi.ts";
+import { providerRoute } from "./provider.ts";
+import { datasetRoute } from "./dataset.ts";
+import { specialtiesRoute } from "./specialties.ts";
+import type { Dataset } from "../lib/dataset.ts";
 
 /** What routes need from the application. */
-// deno-lint-ignore no-empty-interface
-export interface RouteDeps {}
+export interface RouteDeps {
+  /** The dataset being served. */
+  dataset: Dataset;
+}
 
 /** Builds the route table once, at start-up. */
-export function createRoutes(_deps: RouteDeps): Route[] {
+export function createRoutes(deps: RouteDeps): Route[] {
   const table: Route[] = [
     ...healthRoutes,
+    providerRoute(deps.dataset),
+    datasetRoute(deps.dataset),
+    specialtiesRoute(deps.dataset),
     openApiRoute(() => table),
   ];
   return table;

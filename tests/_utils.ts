@@ -8,6 +8,7 @@ import { type App, type AppOptions, createApp } from "../lib/app.ts";
 import { type Config, loadConfig } from "../lib/config.ts";
 import { createLogger } from "../lib/log.ts";
 import type { Route } from "../lib/http/router.ts";
+import { Dataset } from "../lib/dataset.ts";
 
 /** A test application whose log lines are collected in `logs`. */
 export interface TestApp extends App {
@@ -23,7 +24,7 @@ export function testApp(
   const logs: Record<string, unknown>[] = [];
   const log = createLogger({ write: (line) => logs.push(JSON.parse(line)) });
   const config = { ...loadConfig({}), ...options.config };
-  const app = createApp({ config, log, ...options.deps } as AppOptions, options.routes);
+  const app = createApp({ config, log, dataset: new Dataset(), ...options.deps }, options.routes);
   return {
     ...app,
     logs,

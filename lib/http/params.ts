@@ -33,6 +33,9 @@ export interface ParamDef<T> {
   readonly default?: T;
 }
 
+/** Marks a definition whose options carry a default as always having a value. */
+export type Defaulted<O, T> = O extends { default: T } ? { readonly default: T } : unknown;
+
 interface Common {
   description: string;
   example?: string;
@@ -86,13 +89,13 @@ export function text(
  * integer({ description: "Page size", min: 1, max: 100, default: 10 }).parse("25"); // 25
  * ```
  */
-export function integer(
-  options: Common & { min: number; max: number; default?: number },
-): ParamDef<number> {
+export function integer<const O extends Common & { min: number; max: number; default?: number }>(
+  options: O,
+): ParamDef<number> & Defaulted<O, number> {
   const { min, max } = options;
   const schema: JsonSchema = { type: "integer", minimum: min, maximum: max };
   if (options.default !== undefined) schema.default = options.default;
-  return {
+  const def: ParamDef<number> = {
     description: options.description,
     example: options.example,
     schema,
@@ -108,6 +111,7 @@ export function integer(
       return value;
     },
   };
+  return def as ParamDef<number> & Defaulted<O, number>;
 }
 
 /**
@@ -118,15 +122,17 @@ export function integer(
  * decimal({ description: "Radius", min: 0, exclusiveMin: true, max: 500 }).parse("2.5"); // 2.5
  * ```
  */
-export function decimal(
-  options: Common & { min: number; max: number; exclusiveMin?: boolean; default?: number },
-): ParamDef<number> {
+export function decimal<
+  const O extends Common & { min: number; max: number; exclusiveMin?: boolean; default?: number },
+>(
+  options: O,
+): ParamDef<number> & Defaulted<O, number> {
   const { min, max, exclusiveMin = false } = options;
   const schema: JsonSchema = { type: "number", maximum: max };
   schema[exclusiveMin ? "exclusiveMinimum" : "minimum"] = min;
   if (options.default !== undefined) schema.default = options.default;
   const range = `${exclusiveMin ? "greater than" : "at least"} ${min} and at most ${max}`;
-  return {
+  const def: ParamDef<number> = {
     description: options.description,
     example: options.example,
     schema,
@@ -142,6 +148,7 @@ export function decimal(
       return value;
     },
   };
+  return def as ParamDef<number> & Defaulted<O, number>;
 }
 
 /**
@@ -152,10 +159,12 @@ export function decimal(
  * boolean({ description: "Include deactivated", default: false }).parse("true"); // true
  * ```
  */
-export function boolean(options: Common & { default?: boolean }): ParamDef<boolean> {
+export function boolean<const O extends Common & { default?: boolean }>(
+  options: O,
+): ParamDef<boolean> & Defaulted<O, boolean> {
   const schema: JsonSchema = { type: "boolean" };
   if (options.default !== undefined) schema.default = options.default;
-  return {
+  const def: ParamDef<boolean> = {
     description: options.description,
     example: options.example,
     schema,
@@ -166,6 +175,7 @@ export function boolean(options: Common & { default?: boolean }): ParamDef<boole
       throw new ParamIssue(`must be 'true' or 'false', got '${clip(raw)}'`);
     },
   };
+  return def as ParamDef<boolean> & Defaulted<O, boolean>;
 }
 
 /**
@@ -177,16 +187,23 @@ export function boolean(options: Common & { default?: boolean }): ParamDef<boole
  * choice({ description: "Unit", values: ["mi", "km"], default: "mi" }).parse("KM"); // "km"
  * ```
  */
-export function choice<const V extends string>(
-  options: Common & { values: readonly V[]; aliases?: Record<string, V>; default?: V },
-): ParamDef<V> {
+export function choice<
+  const V extends string,
+  const O extends Common & { values: readonly V[]; aliases?: Record<string, V>; default?: V } =
+    & Common
+    & {
+      values: readonly V[];
+    },
+>(
+  options: O & { values: readonly V[] },
+): ParamDef<V> & Defaulted<O, V> {
   const { values, aliases = {} } = options;
   const lookup = new Map<string, V>();
   for (const v of values) lookup.set(v.toLowerCase(), v);
   for (const [alias, v] of Object.entries(aliases)) lookup.set(alias.toLowerCase(), v);
   const schema: JsonSchema = { type: "string", enum: [...values, ...Object.keys(aliases)] };
   if (options.default !== undefined) schema.default = options.default;
-  return {
+  const def: ParamDef<V> = {
     description: options.description,
     example: options.example,
     schema,
@@ -200,6 +217,7 @@ export function choice<const V extends string>(
       return value;
     },
   };
+  return def as ParamDef<V> & Defaulted<O, V>;
 }
 
 /**

@@ -25,7 +25,14 @@
  * @module
  */
 
-/** A parsed record. */
+/**
+ * A parsed record.
+ *
+ * @example
+ * ```ts
+ * const row: CsvRow = { line: 2, fields: ["1003000126", "1"] };
+ * ```
+ */
 export interface CsvRow {
   /** The 1-based physical line where the record starts. */
   line: number;
@@ -33,7 +40,14 @@ export interface CsvRow {
   fields: string[];
 }
 
-/** A malformed record, skipped. */
+/**
+ * A malformed record, skipped.
+ *
+ * @example
+ * ```ts
+ * const bad: CsvBadRow = { line: 7, error: "Unterminated quoted field 3: no closing quote before the end of the input" };
+ * ```
+ */
 export interface CsvBadRow {
   /** The 1-based physical line where the bad record starts. */
   line: number;
@@ -41,10 +55,30 @@ export interface CsvBadRow {
   error: string;
 }
 
-/** What {@linkcode readCsv} yields, in batches: a row or a bad row. */
+/**
+ * What {@linkcode readCsv} yields, in batches: a row or a bad row. Tell them
+ * apart with `"error" in item`.
+ *
+ * @example
+ * ```ts
+ * function describe(item: CsvItem): string {
+ *   return "error" in item ? `line ${item.line}: ${item.error}` : item.fields.join("|");
+ * }
+ * ```
+ */
 export type CsvItem = CsvRow | CsvBadRow;
 
-/** Options for {@linkcode readCsv}. */
+/**
+ * Options for {@linkcode readCsv}.
+ *
+ * @example
+ * ```ts
+ * const options: CsvReadOptions = {
+ *   maxRecordBytes: 64 * 1024,
+ *   onBytes: (bytesRead) => console.log(`${bytesRead} bytes read`),
+ * };
+ * ```
+ */
 export interface CsvReadOptions {
   /**
    * The longest record accepted, line ending excluded (see the module notes
@@ -75,6 +109,8 @@ interface ParserState {
   line: number;
   /** Discarding the rest of a bad record's first line. */
   skipping: boolean;
+  /** The number of fields of the last record. */
+  width: number;
 }
 
 /**
@@ -104,7 +140,7 @@ export async function* readCsv(
     throw new RangeError(`Invalid 'maxRecordBytes' ${max}: must be a positive integer`);
   }
   const onBytes = options.onBytes;
-  const state: ParserState = { carry: "", line: 1, skipping: false };
+  const state: ParserState = { carry: "", line: 1, skipping: false, width: 0 };
   const decoder = new TextDecoder("utf-8", { fatal: false });
   const reader = source.getReader();
   let finished = false;
@@ -156,13 +192,18 @@ function findBreak(s: string, from: number): number {
   return cr < lf ? cr : lf;
 }
 
+/** The length of the line break at `s[i]`: 2 for CRLF, else 1. */
+function breakLength(s: string, i: number): number {
+  return s.charCodeAt(i) === CR && i + 1 < s.length && s.charCodeAt(i + 1) === LF ? 2 : 1;
+}
+
 /** The number of line breaks (LF, CRLF, lone CR) in `s[from, to)`. */
 function countBreaks(s: string, from: number, to: number): number {
   let n = 0;
   for (let i = from; i < to; i++) {
     const c = s.charCodeAt(i);
     if (c === LF) n++;
-    else if (c === CR && s.charCodeAt(i + 1) !== LF) n++;
+    else if (c === CR && (i + 1 === s.length || s.charCodeAt(i + 1) !== LF)) n++;
   }
   return n;
 }
@@ -172,24 +213,6 @@ function describeChar(s: string, i: number): string {
   const c = s.charCodeAt(i);
   if (c < 0x20 || c === 0x7f) return `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
   return `'${s[i]}'`;
-}
-
-/**
- * Keeps the unfinished record starting at `recStart` for the next chunk.
- * Returns false, keeping nothing, when it is already too long to be valid.
- */
-function keepTail(
-  state: ParserState,
-  s: string,
-  recStart: number,
-  recLine: number,
-  max: number,
-): boolean {
-  // The record's end is at least at s.length - 1 (a CR waiting for its LF).
-  if (s.length - recStart > max + 1) return false;
-  state.carry = s.slice(recStart);
-  state.line = recLine;
-  return true;
 }
 
 /**
@@ -204,33 +227,92 @@ function parseText(
   max: number,
   out: CsvItem[],
 ): void {
-  const s = state.carry.length === 0 ? text : state.carry + text;
-  const end = s.length;
-  let pos = 0;
-  let line = state.line;
+  const chunk = new Chunk(state.carry.length === 0 ? text : state.carry + text, final, max, state);
   state.carry = "";
+  if (state.skipping && !chunk.skipLine()) return;
+  chunk.findBreaks();
+  while (chunk.pos < chunk.end) {
+    if (!chunk.record(out)) return;
+  }
+  state.line = chunk.line;
+}
 
-  if (state.skipping) {
-    const b = findBreak(s, 0);
-    if (b === -1) {
-      if (final) state.skipping = false;
-      return;
-    }
-    if (s.charCodeAt(b) === CR && b + 1 === end && !final) {
-      state.carry = "\r";
-      return;
-    }
-    pos = b + (s.charCodeAt(b) === CR && s.charCodeAt(b + 1) === LF ? 2 : 1);
-    line++;
-    state.skipping = false;
+/**
+ * One chunk of text being parsed. Records are parsed one call at a time, so
+ * that the engine optimises the small per-record function as a whole.
+ */
+class Chunk {
+  readonly s: string;
+  readonly end: number;
+  readonly final: boolean;
+  readonly max: number;
+  readonly state: ParserState;
+  /** Where parsing is. */
+  pos = 0;
+  /** The physical line at `pos`. */
+  line: number;
+  /**
+   * The next LF and CR at or after `pos` (or `end`): a quoted field closing
+   * before both has no line break inside, so no counting is needed.
+   */
+  nextLf = 0;
+  nextCr = 0;
+
+  constructor(s: string, final: boolean, max: number, state: ParserState) {
+    this.s = s;
+    this.end = s.length;
+    this.final = final;
+    this.max = max;
+    this.state = state;
+    this.line = state.line;
   }
 
-  // The next LF and CR at or after `pos` (or `end`): a quoted field that
-  // closes before both has no line break inside, so no counting is needed.
-  let nextLf = indexOrEnd(s, "\n", pos);
-  let nextCr = indexOrEnd(s, "\r", pos);
+  /** Looks for the next LF and CR from `pos`. */
+  findBreaks(): void {
+    this.nextLf = indexOrEnd(this.s, "\n", this.pos);
+    this.nextCr = indexOrEnd(this.s, "\r", this.pos);
+  }
 
-  records: while (pos < end) {
+  /**
+   * Discards the rest of a bad record's first line. Returns false when the
+   * chunk ends first (and saves the state for the next chunk).
+   */
+  skipLine(): boolean {
+    const { s, end, state } = this;
+    const b = findBreak(s, this.pos);
+    if (b === -1 || (s.charCodeAt(b) === CR && b + 1 === end && !this.final)) {
+      state.skipping = !this.final;
+      state.carry = b === -1 || this.final ? "" : "\r";
+      state.line = this.line;
+      return false;
+    }
+    this.pos = b + breakLength(s, b);
+    this.line++;
+    state.skipping = false;
+    return true;
+  }
+
+  /**
+   * Keeps the unfinished record starting at `recStart` for the next chunk.
+   * Returns false, keeping nothing, when it is already too long to be valid.
+   */
+  keepTail(recStart: number, recLine: number): boolean {
+    // The record's end is at least at `end - 1` (a CR waiting for its LF).
+    if (this.end - recStart > this.max + 1) return false;
+    this.state.carry = this.s.slice(recStart);
+    this.state.line = recLine;
+    return true;
+  }
+
+  /**
+   * Parses the record (or empty line) at `pos`, pushing the result to `out`.
+   * Returns false when the rest of the chunk must wait for the next one (the
+   * state for it is saved).
+   */
+  record(out: CsvItem[]): boolean {
+    const { s, end, final, max } = this;
+    let pos = this.pos;
+    let line = this.line;
     const recStart = pos;
     const recLine = line;
     let c = s.charCodeAt(pos);
@@ -238,54 +320,60 @@ function parseText(
     if (c === LF || c === CR) {
       // An empty line: not a record.
       if (c === CR && pos + 1 === end && !final) {
-        state.carry = "\r";
-        state.line = line;
-        return;
+        this.state.carry = "\r";
+        this.state.line = line;
+        return false;
       }
-      pos += c === CR && s.charCodeAt(pos + 1) === LF ? 2 : 1;
-      line++;
-      if (nextLf < pos) nextLf = indexOrEnd(s, "\n", pos);
-      if (nextCr < pos) nextCr = indexOrEnd(s, "\r", pos);
-      continue;
+      this.pos = pos + breakLength(s, pos);
+      this.line = line + 1;
+      if (this.nextLf < this.pos || this.nextCr < this.pos) this.findBreaks();
+      return true;
     }
 
-    const fields: string[] = [];
+    let nextLf = this.nextLf;
+    let nextCr = this.nextCr;
+    // Sized like the previous record: growing an array field by field costs.
+    const fields = new Array<string>(this.state.width);
+    let n = 0;
     let error = "";
     let errorAt: number;
-    fields: for (;;) {
+    scan: for (;;) {
       let value: string;
-      if (c === QUOTE) {
+      if (
+        c === QUOTE && pos + 2 < end && s.charCodeAt(pos + 1) === QUOTE &&
+        s.charCodeAt(pos + 2) !== QUOTE
+      ) {
+        // `""`, the most common field in the NPPES files.
+        value = "";
+        pos += 2;
+      } else if (c === QUOTE) {
         const open = pos;
         let from = pos + 1;
         let close = s.indexOf('"', from);
         let escaped = "";
-        for (;;) {
-          if (close === -1) {
-            if (!final) {
-              if (keepTail(state, s, recStart, recLine, max)) return;
-              errorAt = end;
-              break fields;
-            }
-            error = `Unterminated quoted field ${
-              fields.length + 1
-            }: no closing quote before the end of the input`;
-            errorAt = end;
-            break fields;
-          }
-          if (close + 1 === end) {
-            // Whether this quote closes the field or starts a `""` depends
-            // on the next character.
-            if (!final) {
-              if (keepTail(state, s, recStart, recLine, max)) return;
-              errorAt = end;
-              break fields;
-            }
-            break;
-          }
-          if (s.charCodeAt(close + 1) !== QUOTE) break;
+        while (close !== -1 && close + 1 < end && s.charCodeAt(close + 1) === QUOTE) {
           escaped += s.slice(from, close + 1);
           from = close + 2;
           close = s.indexOf('"', from);
+        }
+        if (close === -1) {
+          if (!final) {
+            if (this.keepTail(recStart, recLine)) return false;
+            errorAt = end;
+            break scan;
+          }
+          error = `Unterminated quoted field ${
+            n + 1
+          }: no closing quote before the end of the input`;
+          errorAt = end;
+          break scan;
+        }
+        if (close + 1 === end && !final) {
+          // Whether this quote closes the field or starts a `""` depends on
+          // the next character.
+          if (this.keepTail(recStart, recLine)) return false;
+          errorAt = end;
+          break scan;
         }
         if (escaped.length === 0) value = close === from ? "" : s.slice(from, close);
         else value = escaped + s.slice(from, close);
@@ -308,48 +396,57 @@ function parseText(
 
       if (pos === end) {
         if (!final) {
-          if (keepTail(state, s, recStart, recLine, max)) return;
+          if (this.keepTail(recStart, recLine)) return false;
           errorAt = end;
-          break fields;
+          break scan;
         }
-        fields.push(value);
+        fields[n++] = value;
         if (end - recStart > max) {
           errorAt = end;
-          break fields;
+          break scan;
         }
+        if (n !== fields.length) fields.length = n;
+        this.state.width = n;
         out.push({ line: recLine, fields });
-        break records;
+        this.pos = end;
+        this.line = line;
+        return true;
       }
       c = s.charCodeAt(pos);
       if (c === COMMA) {
-        fields.push(value);
+        fields[n++] = value;
         pos++;
-        c = s.charCodeAt(pos);
+        // (Reading past the end would deoptimise the loop.)
+        c = pos < end ? s.charCodeAt(pos) : -1;
         continue;
       }
       if (c === LF || c === CR) {
         if (c === CR && pos + 1 === end && !final) {
-          if (keepTail(state, s, recStart, recLine, max)) return;
+          if (this.keepTail(recStart, recLine)) return false;
           errorAt = end;
-          break fields;
+          break scan;
         }
-        fields.push(value);
+        fields[n++] = value;
         if (pos - recStart > max) {
           errorAt = pos;
-          break fields;
+          break scan;
         }
-        pos += c === CR && s.charCodeAt(pos + 1) === LF ? 2 : 1;
-        line++;
-        if (nextLf < pos) nextLf = indexOrEnd(s, "\n", pos);
-        if (nextCr < pos) nextCr = indexOrEnd(s, "\r", pos);
+        pos += breakLength(s, pos);
+        this.pos = pos;
+        this.line = line + 1;
+        this.nextLf = nextLf;
+        this.nextCr = nextCr;
+        if (nextLf < pos || nextCr < pos) this.findBreaks();
+        if (n !== fields.length) fields.length = n;
+        this.state.width = n;
         out.push({ line: recLine, fields });
-        continue records;
+        return true;
       }
       error = `Unexpected character ${describeChar(s, pos)} after the closing quote of field ${
-        fields.length + 1
+        n + 1
       }: expected ',' or a line break`;
       errorAt = pos;
-      break fields;
+      break scan;
     }
 
     // A bad record. Whether it is reported as too long must not depend on
@@ -358,26 +455,11 @@ function parseText(
       error = `Record is longer than the 'maxRecordBytes' limit of ${max}`;
     }
     out.push({ line: recLine, error });
-
     // Resynchronise at the physical line after the one the record starts on.
-    const b = findBreak(s, recStart);
-    if (b === -1) {
-      if (final) break;
-      state.skipping = true;
-      state.line = recLine;
-      return;
-    }
-    if (s.charCodeAt(b) === CR && b + 1 === end && !final) {
-      state.skipping = true;
-      state.carry = "\r";
-      state.line = recLine;
-      return;
-    }
-    pos = b + (s.charCodeAt(b) === CR && s.charCodeAt(b + 1) === LF ? 2 : 1);
-    line = recLine + 1;
-    nextLf = indexOrEnd(s, "\n", pos);
-    nextCr = indexOrEnd(s, "\r", pos);
+    this.pos = recStart;
+    this.line = recLine;
+    if (!this.skipLine()) return false;
+    this.findBreaks();
+    return true;
   }
-
-  state.line = line;
 }

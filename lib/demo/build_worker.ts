@@ -1,0 +1,42 @@
+/**
+ * Web Worker that builds the demo database off the serving thread, so the
+ * server keeps answering (health, 503 "loading") while it runs.
+ *
+ * Message in: `{ path, records, seed }`. Messages out: `{ type: "progress", done, total }`,
+ * then `{ type: "done", stats }` or `{ type: "error", message }`.
+ *
+ * @module
+ */
+import { buildDemoDatabase } from "./build.ts";
+
+/** The request the worker accepts. */
+export interface DemoBuildRequest {
+  path: string;
+  records: number;
+  seed: number;
+}
+
+const scope = self as unknown as {
+  onmessage: ((event: MessageEvent<DemoBuildRequest>) => void) | null;
+  postMessage(message: unknown): void;
+  close(): void;
+};
+
+scope.onmessage = (event) => {
+  const { path, records, seed } = event.data;
+  try {
+    const stats = buildDemoDatabase({
+      path,
+      records,
+      seed,
+      onProgress: (done, total) => scope.postMessage({ type: "progress", done, total }),
+    });
+    scope.postMessage({ type: "done", stats });
+  } catch (error) {
+    scope.postMessage({
+      type: "error",
+      message: error instanceof Error ? error.message : String(error),
+    });
+  }
+  scope.close();
+};

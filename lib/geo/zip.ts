@@ -1,0 +1,151 @@
+/**
+ * US ZIP code centroids and great-circle distance.
+ *
+ * The data is the US table of the npm package `zipcodes@8.0.0`
+ * (`lib/codes.js`: 42,555 five-digit ZIPs of the 50 states, DC, the
+ * territories and the military post offices, each with a centroid, a city
+ * and a state). Its Canadian table is not loaded. ZIPs whose centroid is
+ * exactly `0,0` (some military APO/FPO codes carry no location) are left
+ * out, so a lookup never places a provider in the Gulf of Guinea.
+ *
+ * Cities are upper-cased, the way NPPES writes them. The table is imported
+ * statically (so `deno compile` and a cached Docker layer carry it) and
+ * indexed lazily on first use; after that a lookup is one `Map` get.
+ *
+ * @module
+ */
+
+// Pinned inline on purpose: only this module uses the package.
+import * as zipSource from "zipcodes/codes";
+
+/** One ZIP code's centroid and place name. */
+export interface ZipInfo {
+  /** Five digits. */
+  zip: string;
+  /** Centroid latitude, degrees. */
+  lat: number;
+  /** Centroid longitude, degrees. */
+  lon: number;
+  /** Preferred city name, upper case (`"NEW YORK"`). */
+  city: string;
+  /** Two-letter USPS state or territory code. */
+  state: string;
+}
+
+/** The package and version the ZIP centroids come from. */
+export const ZIP_DATASET = "zipcodes@8.0.0";
+
+/** Earth's mean radius in statute miles (IUGG mean radius 6371.0088 km). */
+const EARTH_RADIUS_MI = 3958.7613;
+/** Earth's mean radius in kilometres. */
+const EARTH_RADIUS_KM = 6371.0088;
+
+const ZIP_INPUT = /^([0-9]{5})(?:-?[0-9]{4})?$/;
+
+interface ZipIndex {
+  byZip: Map<string, ZipInfo>;
+  sorted: readonly ZipInfo[];
+}
+
+let index: ZipIndex | null = null;
+
+function readRecord(value: unknown): ZipInfo | null {
+  if (typeof value !== "object" || value === null) return null;
+  const r = value as Record<string, unknown>;
+  const zip = r.zip;
+  const lat = r.latitude;
+  const lon = r.longitude;
+  const city = r.city;
+  const state = r.state;
+  if (
+    typeof zip !== "string" || !/^[0-9]{5}$/.test(zip) ||
+    typeof lat !== "number" || typeof lon !== "number" ||
+    !Number.isFinite(lat) || !Number.isFinite(lon) ||
+    typeof city !== "string" || typeof state !== "string"
+  ) {
+    return null;
+  }
+  if (r.country !== undefined && r.country !== "US") return null;
+  if (lat === 0 && lon === 0) return null;
+  return { zip, lat, lon, city: city.trim().toUpperCase(), state: state.toUpperCase() };
+}
+
+function buildIndex(): ZipIndex {
+  const raw: unknown = zipSource.codes;
+  if (typeof raw !== "object" || raw === null) {
+    throw new Error(`Cannot read ZIP data from '${ZIP_DATASET}': no 'codes' table`);
+  }
+  const byZip = new Map<string, ZipInfo>();
+  for (const value of Object.values(raw as Record<string, unknown>)) {
+    const info = readRecord(value);
+    if (info) byZip.set(info.zip, Object.freeze(info));
+  }
+  const sorted = [...byZip.values()].sort((a, b) => (a.zip < b.zip ? -1 : a.zip > b.zip ? 1 : 0));
+  return { byZip, sorted: Object.freeze(sorted) };
+}
+
+function getIndex(): ZipIndex {
+  if (index === null) index = buildIndex();
+  return index;
+}
+
+/**
+ * Finds a ZIP code's centroid. Accepts 5 digits, 9 digits or `12345-6789`
+ * (only the first five count, surrounding spaces are ignored). Returns `null`
+ * for anything else and for ZIPs the dataset does not know.
+ *
+ * @example
+ * ```ts
+ * lookupZip("10001")?.city; // "NEW YORK"
+ * lookupZip("90210-1234")?.state; // "CA"
+ * lookupZip("00000"); // null
+ * ```
+ */
+export function lookupZip(zip: string): ZipInfo | null {
+  const m = ZIP_INPUT.exec(zip.trim());
+  if (m === null) return null;
+  return getIndex().byZip.get(m[1]!) ?? null;
+}
+
+/**
+ * Every known ZIP, sorted by ZIP code. Built once, on first call; the list
+ * and its entries are frozen.
+ *
+ * @example
+ * ```ts
+ * allZips().length > 40_000; // true
+ * allZips()[0]!.zip < allZips()[1]!.zip; // true
+ * ```
+ */
+export function allZips(): readonly ZipInfo[] {
+  return getIndex().sorted;
+}
+
+function toRadians(deg: number): number {
+  return (deg * Math.PI) / 180;
+}
+
+/**
+ * Great-circle distance between two points (haversine formula, spherical
+ * Earth with the mean radius: 3958.7613 mi or 6371.0088 km).
+ *
+ * @example
+ * ```ts
+ * // New York (10001) to Beverly Hills (90210): about 2,450 miles
+ * Math.round(distance(40.7484, -73.9967, 34.0901, -118.4065, "mi")); // 2450
+ * ```
+ */
+export function distance(
+  lat1: number,
+  lon1: number,
+  lat2: number,
+  lon2: number,
+  unit: "mi" | "km",
+): number {
+  const dLat = toRadians(lat2 - lat1);
+  const dLon = toRadians(lon2 - lon1);
+  const s = Math.sin(dLat / 2) ** 2 +
+    Math.cos(toRadians(lat1)) * Math.cos(toRadians(lat2)) * Math.sin(dLon / 2) ** 2;
+  const c = 2 * Math.asin(Math.min(1, Math.sqrt(s)));
+  return c * (unit === "km" ? EARTH_RADIUS_KM : EARTH_RADIUS_MI);
+}

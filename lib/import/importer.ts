@@ -1,0 +1,330 @@
+/**
+ * Imports the NPPES files into a new database and swaps it in atomically.
+ * Streaming and batched: memory stays flat whatever the file size.
+ *
+ * @module
+ */
+import { readCsv } from "../nppes/csv.ts";
+import { checkHeader, LAYOUTS, type NppesFileKind } from "../nppes/columns.ts";
+import {
+  endpointFromRow,
+  locationFromRow,
+  nppesDate,
+  otherNameFromRow,
+  providerFromRow,
+  RowError,
+} from "../nppes/record.ts";
+import { excelSerialToIsoDate, readXlsxRows } from "../nppes/xlsx.ts";
+import { isValidNpi } from "../npi.ts";
+import { type BuildStats, DatabaseBuilder, type FileRecord } from "../store/builder.ts";
+import {
+  BUILTIN_TAXONOMY_SOURCE,
+  builtinTaxonomy,
+  parseNuccCsv,
+  type TaxonomyEntry,
+} from "../taxonomy/nucc.ts";
+import type { Progress } from "./progress.ts";
+import { basename } from "./paths.ts";
+
+/** What to import. */
+export interface ImportOptions {
+  /** The database to build or update. */
+  db: string;
+  /** The main file (npidata_pfile). Required unless updating. */
+  npi?: string;
+  othername?: string;
+  pl?: string;
+  endpoint?: string;
+  /** The official NUCC CSV; the built-in code set when absent. */
+  taxonomy?: string;
+  /** Apply the files as upserts to the existing database (weekly files). */
+  update?: boolean;
+  /** The monthly deactivation report (.xlsx or CSV of NPI and date). */
+  deactivated?: string;
+  progress: Progress;
+  /** Stop after this many bad rows are printed; the rest are only counted. */
+  maxReported?: number;
+}
+
+/** The outcome of an import. */
+export interface ImportSummary {
+  files: FileRecord[];
+  stats: BuildStats;
+  seconds: number;
+}
+
+/** A problem that stops the import; its message says what to do. */
+export class ImportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ImportError";
+  }
+}
+
+async function fileSize(path: string): Promise<number> {
+  try {
+    const stat = await Deno.stat(path);
+    if (!stat.isFile) throw new ImportError(`'${path}' is not a file`);
+    return stat.size;
+  } catch (error) {
+    if (error instanceof ImportError) throw error;
+    throw new ImportError(
+      `Cannot read '${path}': ${error instanceof Error ? error.message : error}`,
+    );
+  }
+}
+
+type RowSink = (fields: string[]) => void;
+
+/** Streams one CSV file through `sink`, checking its header; returns the file's record. */
+async function importCsv(
+  kind: NppesFileKind | "deactivated",
+  path: string,
+  sink: RowSink,
+  options: { progress: Progress; maxReported: number; checkHeader: (header: string[]) => string[] },
+): Promise<FileRecord> {
+  const size = await fileSize(path);
+  const { progress } = options;
+  progress.start(kind, size);
+  const file = await Deno.open(path);
+  let bytes = 0, rows = 0, skipped = 0, header = true;
+  const skip = (line: number, reason: string) => {
+    skipped++;
+    if (skipped <= options.maxReported) {
+      progress.note(`${basename(path)}:${line}: skipped: ${reason}`);
+    }
+  };
+  try {
+    for await (const batch of readCsv(file.readable, { onBytes: (n) => (bytes = n) })) {
+      for (const item of batch) {
+        if ("error" in item) {
+          if (header) {
+            throw new ImportError(
+              `Cannot import '${path}': its header line is malformed: ${item.error}`,
+            );
+          }
+          skip(item.line, item.error);
+          continue;
+        }
+        if (header) {
+          header = false;
+          const problems = options.checkHeader(item.fields);
+          if (problems.length > 0) {
+            throw new ImportError(
+              `Cannot import '${path}' as a ${kind} file: wrong header: ${problems.join("; ")}. ` +
+                `Check that the file is the right one for --${kind === "npidata" ? "npi" : kind}`,
+            );
+          }
+          continue;
+        }
+        try {
+          sink(item.fields);
+          rows++;
+        } catch (error) {
+          if (!(error instanceof RowError)) throw error;
+          skip(item.line, error.message);
+        }
+      }
+      progress.update(bytes, rows);
+    }
+  } finally {
+    try {
+      file.close();
+    } catch { /* closed by the stream */ }
+  }
+  if (header) throw new ImportError(`Cannot import '${path}': the file is empty (no header line)`);
+  progress.finish(
+    `${rows.toLocaleString("en-US")} rows${
+      skipped ? `, ${skipped.toLocaleString("en-US")} malformed rows skipped` : ""
+    }`,
+  );
+  return { kind, name: basename(path), rows, skipped };
+}
+
+/** Parses one row of a deactivation report: NPI and date (text or Excel serial). */
+function deactivationRow(fields: readonly string[]): { npi: string; date: string | null } {
+  const npi = (fields[0] ?? "").trim();
+  if (!isValidNpi(npi)) throw new RowError(`'${npi.slice(0, 20)}' is not a valid NPI`);
+  const raw = (fields[1] ?? "").trim();
+  const date = /^\d+(\.\d+)?$/.test(raw) ? excelSerialToIsoDate(Number(raw)) : nppesDate(raw);
+  if (raw && !date) throw new RowError(`'${raw.slice(0, 20)}' is not a date (MM/DD/YYYY)`);
+  return { npi, date };
+}
+
+function deactivationHeader(header: string[]): string[] {
+  return header[0]?.replace(/^\uFEFF/, "").trim().toUpperCase() === "NPI"
+    ? []
+    : [`expected the first column to be 'NPI', found '${header[0] ?? ""}'`];
+}
+
+async function importDeactivations(
+  path: string,
+  builder: DatabaseBuilder,
+  options: { progress: Progress; maxReported: number },
+): Promise<FileRecord> {
+  const sink: RowSink = (fields) => {
+    const { npi, date } = deactivationRow(fields);
+    builder.addDeactivation(npi, date);
+  };
+  if (!/\.xlsx$/i.test(path)) {
+    return await importCsv("deactivated", path, sink, {
+      ...options,
+      checkHeader: deactivationHeader,
+    });
+  }
+  await fileSize(path);
+  let rows: string[][];
+  try {
+    rows = await readXlsxRows(await Deno.readFile(path));
+  } catch (error) {
+    throw new ImportError(
+      `Cannot import '${path}': ${error instanceof Error ? error.message : error}`,
+    );
+  }
+  const headerAt = rows.findIndex((r) => r[0]?.trim().toUpperCase() === "NPI");
+  if (headerAt < 0) {
+    throw new ImportError(
+      `Cannot import '${path}': no header row starting with 'NPI' (expected 'NPI | NPPES Deactivation Date')`,
+    );
+  }
+  options.progress.start("deactivated", rows.length);
+  let count = 0, skipped = 0;
+  for (let i = headerAt + 1; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (row.every((c) => !c.trim())) continue;
+    try {
+      sink(row);
+      count++;
+    } catch (error) {
+      if (!(error instanceof RowError)) throw error;
+      if (++skipped <= options.maxReported) {
+        options.progress.note(`${basename(path)}: row ${i + 1}: skipped: ${error.message}`);
+      }
+    }
+  }
+  options.progress.finish(
+    `${count.toLocaleString("en-US")} deactivated NPIs${
+      skipped ? `, ${skipped} malformed rows skipped` : ""
+    }`,
+  );
+  return { kind: "deactivated", name: basename(path), rows: count, skipped };
+}
+
+async function loadTaxonomy(
+  path: string | undefined,
+): Promise<{ entries: TaxonomyEntry[]; source: string } | undefined> {
+  if (!path) return undefined;
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    throw new ImportError(
+      `Cannot read '${path}': ${error instanceof Error ? error.message : error}`,
+    );
+  }
+  try {
+    return { entries: parseNuccCsv(text), source: `NUCC CSV ${basename(path)}` };
+  } catch (error) {
+    throw new ImportError(
+      `Cannot import '${path}' as the NUCC taxonomy CSV: ${
+        error instanceof Error ? error.message : error
+      }`,
+    );
+  }
+}
+
+/**
+ * Runs an import. Throws {@linkcode ImportError} for a fatal problem (a
+ * missing file, a wrong header); the served database is then unchanged.
+ */
+export async function runImport(options: ImportOptions): Promise<ImportSummary> {
+  const started = performance.now();
+  const update = options.update || !options.npi;
+  if (!options.npi && !options.update && !options.deactivated) {
+    throw new ImportError(
+      "Nothing to import: give --npi npidata_pfile.csv (or --update with weekly files)",
+    );
+  }
+  if (update) {
+    try {
+      await Deno.stat(options.db);
+    } catch {
+      throw new ImportError(
+        `Cannot update '${options.db}': it does not exist; run a full import with --npi first`,
+      );
+    }
+  }
+  for (
+    const path of [
+      options.npi,
+      options.othername,
+      options.pl,
+      options.endpoint,
+      options.deactivated,
+    ]
+  ) {
+    if (path) await fileSize(path);
+  }
+  const nucc = await loadTaxonomy(options.taxonomy);
+  const taxonomy = nucc ??
+    (update ? undefined : { entries: builtinTaxonomy(), source: BUILTIN_TAXONOMY_SOURCE });
+  const builder = DatabaseBuilder.create({ target: options.db, source: "nppes", taxonomy, update });
+  const context = { progress: options.progress, maxReported: options.maxReported ?? 20 };
+  const files: FileRecord[] = [];
+  const stop = () => {
+    builder.abort();
+    Deno.exit(130);
+  };
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  for (const signal of signals) Deno.addSignalListener(signal, stop);
+  try {
+    const csv = (kind: NppesFileKind, path: string | undefined, sink: RowSink) =>
+      path
+        ? importCsv(kind, path, sink, { ...context, checkHeader: (h) => checkHeader(kind, h) })
+          .then((f) => {
+            files.push(f);
+            builder.addFile(f);
+          })
+        : Promise.resolve();
+    const columns = LAYOUTS.npidata.length;
+    await csv(
+      "npidata",
+      options.npi,
+      (fields) => builder.addProvider(providerFromRow(fields, columns)),
+    );
+    await csv("othername", options.othername, (fields) => {
+      const { npi, name } = otherNameFromRow(fields);
+      builder.addOtherName(npi, name);
+    });
+    await csv("pl", options.pl, (fields) => {
+      const { npi, location } = locationFromRow(fields);
+      builder.addLocation(npi, location);
+    });
+    await csv("endpoint", options.endpoint, (fields) => {
+      const { npi, endpoint } = endpointFromRow(fields);
+      builder.addEndpoint(npi, endpoint);
+    });
+    if (options.deactivated) {
+      const f = await importDeactivations(options.deactivated, builder, context);
+      files.push(f);
+      builder.addFile(f);
+    }
+    options.progress.start("finalizing", 1);
+    const stats = builder.finalize((done, total, phase) => {
+      options.progress.update(done / Math.max(1, total), done);
+      void phase;
+    });
+    options.progress.finish(
+      `${stats.providers.toLocaleString("en-US")} providers indexed in ${
+        stats.seconds.toFixed(1)
+      } s`,
+    );
+    builder.commit();
+    return { files, stats, seconds: (performance.now() - started) / 1000 };
+  } catch (error) {
+    builder.abort();
+    throw error;
+  } finally {
+    for (const signal of signals) Deno.removeSignalListener(signal, stop);
+  }
+}

@@ -1,0 +1,657 @@
+/**
+ * Builds a served database: rows are staged as they are read, then
+ * `finalize` ranks them, derives the search structures in bulk and writes
+ * the metadata, and `commit` moves the finished file over the target in one
+ * atomic rename. Until then the database being served is never touched.
+ *
+ * @module
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { Endpoint, OtherLocation, OtherName, Provider } from "../provider.ts";
+import { BASE_SCHEMA, INDEXES, SCHEMA_VERSION, STAGE_SCHEMA } from "./schema.ts";
+import {
+  decodeProvider,
+  encodeProvider,
+  packEndpoint,
+  packOtherLocation,
+  unpackEndpoint,
+  unpackOtherLocation,
+} from "./codec.ts";
+import { nameKeys, searchText, sortKey } from "./search_text.ts";
+import { lookupZip, ZIP_DATASET } from "../geo/zip.ts";
+import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
+import { foldText } from "../text/fold.ts";
+
+/** One input file, as recorded in the dataset metadata. */
+export interface FileRecord {
+  kind: string;
+  name: string;
+  rows: number;
+  skipped: number;
+}
+
+/** Counts reported when a build is finalised. */
+export interface BuildStats {
+  providers: number;
+  active: number;
+  deactivated: number;
+  zipsNotFound: number;
+  orphans: number;
+  seconds: number;
+}
+
+/** What describes the dataset being built. */
+export interface BuildOptions {
+  /** The database file the build will replace (or create). */
+  target: string;
+  /** `demo` for synthetic data, `nppes` for the real files. */
+  source: "nppes" | "demo";
+  /**
+   * The NUCC code set and where it came from. An update keeps the database's
+   * own code set unless this is given.
+   */
+  taxonomy?: { entries: readonly TaxonomyEntry[]; source: string };
+  /** Start from a copy of `target` and apply staged rows as upserts (weekly files). */
+  update?: boolean;
+  /** Rows per transaction while staging. */
+  batchSize?: number;
+}
+
+/** Progress of the finalise step: `done` of `total` providers. */
+export type FinalizeProgress = (done: number, total: number, phase: string) => void;
+
+const BUILD_PRAGMAS = `
+PRAGMA journal_mode = OFF;
+PRAGMA synchronous = OFF;
+PRAGMA temp_store = FILE;
+PRAGMA cache_size = -262144;
+PRAGMA locking_mode = EXCLUSIVE;
+`;
+
+function removeIfExists(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
+/** Stages rows and writes a new database file beside the target. */
+export class DatabaseBuilder {
+  /** The file being written. */
+  readonly tempPath: string;
+  readonly #stagePath: string;
+  readonly #options: BuildOptions;
+  readonly #db: DatabaseSync;
+  readonly #stage: DatabaseSync;
+  readonly #describe: (code: string) => string | null;
+  readonly #files: FileRecord[] = [];
+  readonly #batchSize: number;
+  #pending = 0;
+  #done = false;
+  #stageProvider: StatementSync;
+  #stageOther: StatementSync;
+  #stageLocation: StatementSync;
+  #stageEndpoint: StatementSync;
+  #stageDeactivation: StatementSync;
+
+  private constructor(options: BuildOptions, tempPath: string, stagePath: string) {
+    this.#options = options;
+    this.tempPath = tempPath;
+    this.#stagePath = stagePath;
+    this.#batchSize = options.batchSize ?? 20_000;
+    this.#db = new DatabaseSync(tempPath);
+    this.#db.exec(BUILD_PRAGMAS);
+    if (!options.update) this.#db.exec(BASE_SCHEMA);
+    else this.#checkVersion();
+    if (!options.update && !options.taxonomy) {
+      throw new TypeError("A new database needs a taxonomy code set");
+    }
+    const entries = options.taxonomy?.entries ??
+      (this.#db.prepare("SELECT code, display FROM taxonomy").all() as {
+        code: string;
+        display: string;
+      }[]);
+    const names = new Map(entries.map((t) => [t.code, t.display]));
+    this.#describe = (code) => names.get(code) ?? null;
+    // A second connection: Deno allows ATTACH only with all permissions.
+    this.#stage = new DatabaseSync(stagePath);
+    this.#stage.exec(BUILD_PRAGMAS);
+    this.#stage.exec(STAGE_SCHEMA);
+    this.#stageProvider = this.#stage.prepare(
+      "INSERT OR REPLACE INTO provider (npi, doc) VALUES (?, ?)",
+    );
+    this.#stageOther = this.#stage.prepare("INSERT INTO other_name (npi, doc) VALUES (?, ?)");
+    this.#stageLocation = this.#stage.prepare("INSERT INTO location (npi, doc) VALUES (?, ?)");
+    this.#stageEndpoint = this.#stage.prepare("INSERT INTO endpoint (npi, doc) VALUES (?, ?)");
+    this.#stageDeactivation = this.#stage.prepare(
+      "INSERT OR REPLACE INTO deactivation (npi, date) VALUES (?, ?)",
+    );
+  }
+
+  /**
+   * Starts a build next to `options.target`. For an update the target is
+   * copied first and must exist.
+   *
+   * @example
+   * ```ts
+   * const taxonomy = { entries: builtinTaxonomy(), source: BUILTIN_TAXONOMY_SOURCE };
+   * const builder = DatabaseBuilder.create({ target: "data/providers.db", source: "nppes", taxonomy });
+   * ```
+   */
+  static create(options: BuildOptions): DatabaseBuilder {
+    const stamp = `${Deno.pid}-${Date.now().toString(36)}`;
+    const tempPath = `${options.target}.building-${stamp}`;
+    const stagePath = `${options.target}.stage-${stamp}`;
+    if (options.update) Deno.copyFileSync(options.target, tempPath);
+    try {
+      return new DatabaseBuilder(options, tempPath, stagePath);
+    } catch (error) {
+      removeIfExists(tempPath);
+      removeIfExists(stagePath);
+      throw error;
+    }
+  }
+
+  #checkVersion(): void {
+    const row = this.#db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+      | { value: string }
+      | undefined;
+    if (Number(row?.value) !== SCHEMA_VERSION) {
+      throw new Error(
+        `Cannot update '${this.#options.target}': its schema version is ${
+          row?.value ?? "unknown"
+        }, ` +
+          `this importer writes ${SCHEMA_VERSION}; run a full import instead`,
+      );
+    }
+  }
+
+  #write(statement: StatementSync, ...values: (string | number | null)[]): void {
+    if (this.#pending === 0) this.#stage.exec("BEGIN");
+    statement.run(...values);
+    if (++this.#pending >= this.#batchSize) this.flush();
+  }
+
+  /** Commits the rows staged so far. */
+  flush(): void {
+    if (this.#pending > 0) {
+      this.#stage.exec("COMMIT");
+      this.#pending = 0;
+    }
+  }
+
+  /** Stages a provider from the main file; a later row for the same NPI replaces it. */
+  addProvider(provider: Provider): void {
+    this.#write(this.#stageProvider, Number(provider.npi), encodeProvider(provider));
+  }
+
+  /** Stages an other name (othername file). */
+  addOtherName(npi: string, name: OtherName): void {
+    this.#write(this.#stageOther, Number(npi), JSON.stringify([name.type, name.name]));
+  }
+
+  /** Stages a secondary practice location (pl file). */
+  addLocation(npi: string, location: OtherLocation): void {
+    this.#write(this.#stageLocation, Number(npi), JSON.stringify(packOtherLocation(location)));
+  }
+
+  /** Stages an endpoint (endpoint file). */
+  addEndpoint(npi: string, endpoint: Endpoint): void {
+    this.#write(this.#stageEndpoint, Number(npi), JSON.stringify(packEndpoint(endpoint)));
+  }
+
+  /** Stages a deactivation from the monthly report; `date` is ISO or null. */
+  addDeactivation(npi: string, date: string | null): void {
+    this.#write(this.#stageDeactivation, Number(npi), date);
+  }
+
+  /** Records an input file for the dataset metadata. */
+  addFile(file: FileRecord): void {
+    this.#files.push(file);
+  }
+
+  /**
+   * Ranks and derives everything, writes the metadata and closes the file.
+   * Call {@linkcode commit} afterwards to put it in place.
+   */
+  finalize(onProgress: FinalizeProgress = () => {}): BuildStats {
+    const started = performance.now();
+    this.flush();
+    const db = this.#db;
+    this.#stage.exec(`
+      CREATE INDEX other_name_npi ON other_name(npi);
+      CREATE INDEX location_npi ON location(npi);
+      CREATE INDEX endpoint_npi ON endpoint(npi);
+    `);
+    const stats = this.#options.update
+      ? this.#applyUpdate(onProgress)
+      : this.#buildFresh(onProgress);
+    onProgress(stats.providers, stats.providers, "indexes");
+    if (!this.#options.update) db.exec(INDEXES);
+    db.exec("INSERT INTO provider_fts(provider_fts) VALUES ('optimize')");
+    this.#writeTaxonomy();
+    const counts = db.prepare(
+      "SELECT count(*) AS records, coalesce(sum(active), 0) AS active FROM provider",
+    ).get() as { records: number; active: number };
+    stats.providers = counts.records;
+    stats.active = counts.active;
+    stats.deactivated = counts.records - counts.active;
+    this.#writeMeta(stats);
+    db.exec("ANALYZE");
+    this.#stage.close();
+    db.close();
+    removeIfExists(this.#stagePath);
+    this.#done = true;
+    stats.seconds = (performance.now() - started) / 1000;
+    return stats;
+  }
+
+  /** Atomically replaces the target with the finished file. */
+  commit(): void {
+    if (!this.#done) throw new Error("Cannot commit a build before finalize()");
+    Deno.renameSync(this.tempPath, this.#options.target);
+    removeIfExists(`${this.#options.target}-wal`);
+    removeIfExists(`${this.#options.target}-shm`);
+  }
+
+  /** Abandons the build and deletes its files; the target is untouched. */
+  abort(): void {
+    for (const connection of [this.#stage, this.#db]) {
+      try {
+        if (!this.#done) connection.close();
+      } catch { /* already closed */ }
+    }
+    removeIfExists(this.tempPath);
+    removeIfExists(this.#stagePath);
+    this.#done = true;
+  }
+
+  /** Side rows (other names, locations, endpoints) of one NPI, from the staged or the built tables. */
+  #sideRows(which: "stage" | "main") {
+    const db = which === "stage" ? this.#stage : this.#db;
+    return {
+      other: db.prepare("SELECT doc FROM other_name WHERE npi = ? ORDER BY rowid"),
+      location: db.prepare("SELECT doc FROM location WHERE npi = ? ORDER BY rowid"),
+      endpoint: db.prepare("SELECT doc FROM endpoint WHERE npi = ? ORDER BY rowid"),
+    };
+  }
+
+  /** The NPIs present in a staged table. */
+  #npiSet(table: string): Set<number> {
+    const set = new Set<number>();
+    for (const row of this.#stage.prepare(`SELECT DISTINCT npi FROM ${table}`).iterate()) {
+      set.add((row as { npi: number }).npi);
+    }
+    return set;
+  }
+
+  /** Applies the staged deactivation report to staged providers, adding unknown NPIs. */
+  #applyDeactivationsToStage(): void {
+    const db = this.#stage;
+    const get = db.prepare("SELECT doc FROM provider WHERE npi = ?");
+    const put = db.prepare("INSERT OR REPLACE INTO provider (npi, doc) VALUES (?, ?)");
+    db.exec("BEGIN");
+    for (const row of db.prepare("SELECT npi, date FROM deactivation").all()) {
+      const { npi, date } = row as { npi: number; date: string | null };
+      const found = get.get(npi) as { doc: string } | undefined;
+      const provider = found ? decodeProvider(found.doc, () => null) : deactivatedStub(String(npi));
+      put.run(npi, encodeProvider(deactivate(provider, date)));
+    }
+    db.exec("COMMIT");
+  }
+
+  #buildFresh(onProgress: FinalizeProgress): BuildStats {
+    const db = this.#db;
+    const stage = this.#stage;
+    this.#applyDeactivationsToStage();
+    const total = (stage.prepare("SELECT count(*) AS n FROM provider").get() as { n: number }).n;
+    // Rank: active first, then by name, then NPI. Sort keys are computed once into a staged table.
+    stage.exec("CREATE TABLE rank (active INTEGER, sort_key TEXT, npi INTEGER)");
+    const addRank = stage.prepare("INSERT INTO rank VALUES (?, ?, ?)");
+    stage.exec("BEGIN");
+    let n = 0;
+    for (const row of stage.prepare("SELECT npi, doc FROM provider").iterate()) {
+      const { npi, doc } = row as { npi: number; doc: string };
+      const p = decodeProvider(doc, () => null);
+      addRank.run(p.status === "active" ? 1 : 0, sortKey(p), npi);
+      if (++n % 50_000 === 0) onProgress(n, total * 2, "ranking");
+    }
+    stage.exec("COMMIT");
+    stage.exec("CREATE INDEX rank_order ON rank(active DESC, sort_key, npi)");
+
+    const sides = {
+      other: this.#npiSet("other_name"),
+      location: this.#npiSet("location"),
+      endpoint: this.#npiSet("endpoint"),
+    };
+    const side = this.#sideRows("stage");
+    const getDoc = stage.prepare("SELECT doc FROM provider WHERE npi = ?");
+    const writer = new DerivedWriter(db, this.#describe);
+    const stats = emptyStats();
+    let id = 0;
+    db.exec("BEGIN");
+    for (
+      const row of stage.prepare("SELECT npi FROM rank ORDER BY active DESC, sort_key, npi")
+        .iterate()
+    ) {
+      const { npi } = row as { npi: number };
+      const base = decodeProvider((getDoc.get(npi) as { doc: string }).doc, this.#describe);
+      const provider = withSides(base, {
+        otherNames: sides.other.has(npi) ? docs(side.other, npi).map(unpackOtherName) : [],
+        locations: sides.location.has(npi) ? docs(side.location, npi).map(parseLocation) : [],
+        endpoints: sides.endpoint.has(npi) ? docs(side.endpoint, npi).map(parseEndpoint) : [],
+      });
+      stats.zipsNotFound += locate(provider);
+      writer.write(++id, provider);
+      if (id % 20_000 === 0) {
+        db.exec("COMMIT");
+        onProgress(total + id, total * 2, "indexing");
+        db.exec("BEGIN");
+      }
+    }
+    db.exec("COMMIT");
+    // Reference rows are kept for later weekly updates; rows of unknown NPIs are orphans.
+    for (const table of ["other_name", "location", "endpoint"]) {
+      const insert = db.prepare(`INSERT INTO ${table} (npi, doc) VALUES (?, ?)`);
+      db.exec("BEGIN");
+      for (
+        const row of stage.prepare(`SELECT npi, doc FROM ${table} ORDER BY npi, rowid`).iterate()
+      ) {
+        const { npi, doc } = row as { npi: number; doc: string };
+        insert.run(npi, doc);
+      }
+      db.exec("COMMIT");
+      stats.orphans += (stage.prepare(
+        `SELECT count(*) AS n FROM ${table} s WHERE NOT EXISTS (SELECT 1 FROM provider p WHERE p.npi = s.npi)`,
+      ).get() as { n: number }).n;
+    }
+    return stats;
+  }
+
+  #applyUpdate(onProgress: FinalizeProgress): BuildStats {
+    const db = this.#db;
+    const stats = emptyStats();
+    const affected = new Set<number>();
+    for (const table of ["provider", "other_name", "location", "endpoint", "deactivation"]) {
+      for (const npi of this.#npiSet(table)) affected.add(npi);
+    }
+    const staged = this.#sideRows("stage");
+    const current = this.#sideRows("main");
+    const stagedHas = {
+      other: this.#npiSet("other_name"),
+      location: this.#npiSet("location"),
+      endpoint: this.#npiSet("endpoint"),
+    };
+    const getStaged = this.#stage.prepare("SELECT doc FROM provider WHERE npi = ?");
+    const getCurrent = db.prepare("SELECT id, doc FROM provider WHERE npi = ?");
+    const getDeactivation = this.#stage.prepare("SELECT date FROM deactivation WHERE npi = ?");
+    let nextId =
+      (db.prepare("SELECT coalesce(max(id), 0) AS n FROM provider").get() as { n: number }).n;
+    const writer = new DerivedWriter(db, this.#describe);
+    const sideStatements = (table: string) => ({
+      remove: db.prepare(`DELETE FROM ${table} WHERE npi = ?`),
+      insert: db.prepare(`INSERT INTO ${table} (npi, doc) VALUES (?, ?)`),
+    });
+    const replaceSide = {
+      other: sideStatements("other_name"),
+      location: sideStatements("location"),
+      endpoint: sideStatements("endpoint"),
+    };
+    let done = 0;
+    db.exec("BEGIN");
+    for (const npi of [...affected].sort((a, b) => a - b)) {
+      const existing = getCurrent.get(npi) as { id: number; doc: string } | undefined;
+      const stagedDoc = getStaged.get(npi) as { doc: string } | undefined;
+      const currentOther = existing ? docs(current.other, npi).map(unpackOtherName) : [];
+      let base: Provider | null = null;
+      if (stagedDoc) base = decodeProvider(stagedDoc.doc, this.#describe);
+      else if (existing) {
+        const old = decodeProvider(existing.doc, this.#describe);
+        const fromFile = new Set(currentOther.map((o) => `${o.type}:${o.name}`));
+        base = {
+          ...old,
+          other_names: old.other_names.filter((o) => !fromFile.has(`${o.type}:${o.name}`)),
+        };
+      }
+      const deactivation = getDeactivation.get(npi) as { date: string | null } | undefined;
+      if (!base && deactivation) base = deactivatedStub(String(npi));
+      if (!base) {
+        stats.orphans++;
+        continue;
+      }
+      if (deactivation) base = deactivate(base, deactivation.date);
+      const pick = <T>(kind: "other" | "location" | "endpoint", unpack: (d: string) => T): T[] =>
+        stagedHas[kind].has(npi)
+          ? docs(staged[kind], npi).map(unpack)
+          : existing
+          ? docs(current[kind], npi).map(unpack)
+          : [];
+      const provider = withSides(base, {
+        otherNames: pick("other", unpackOtherName),
+        locations: pick("location", parseLocation),
+        endpoints: pick("endpoint", parseEndpoint),
+      });
+      stats.zipsNotFound += locate(provider);
+      const id = existing?.id ?? ++nextId;
+      if (existing) writer.remove(id);
+      writer.write(id, provider);
+      for (const kind of ["other", "location", "endpoint"] as const) {
+        if (!stagedHas[kind].has(npi)) continue;
+        replaceSide[kind].remove.run(npi);
+        for (const doc of docs(staged[kind], npi)) replaceSide[kind].insert.run(npi, doc);
+      }
+      if (++done % 20_000 === 0) {
+        db.exec("COMMIT");
+        onProgress(done, affected.size, "updating");
+        db.exec("BEGIN");
+      }
+    }
+    db.exec("COMMIT");
+    return stats;
+  }
+
+  #writeTaxonomy(): void {
+    const taxonomy = this.#options.taxonomy;
+    if (!taxonomy) return;
+    const db = this.#db;
+    db.exec("DELETE FROM taxonomy");
+    const insert = db.prepare(
+      "INSERT OR REPLACE INTO taxonomy (code, display, grouping, classification, specialization, definition, section) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    db.exec("BEGIN");
+    for (const t of taxonomy.entries) {
+      insert.run(
+        t.code,
+        t.display,
+        t.grouping,
+        t.classification,
+        t.specialization,
+        t.definition,
+        t.section,
+      );
+    }
+    db.exec("COMMIT");
+  }
+
+  #writeMeta(stats: BuildStats): void {
+    const db = this.#db;
+    const previous = this.#options.update
+      ? JSON.parse(
+        (db.prepare("SELECT value FROM meta WHERE key = 'files'").get() as
+          | { value: string }
+          | undefined)?.value ??
+          "[]",
+      ) as FileRecord[]
+      : [];
+    const entries: Record<string, string | undefined> = {
+      schema_version: String(SCHEMA_VERSION),
+      source: this.#options.source,
+      synthetic: String(this.#options.source === "demo"),
+      built_at: new Date().toISOString(),
+      files: JSON.stringify([...previous, ...this.#files]),
+      taxonomy_source: this.#options.taxonomy?.source,
+      zip_dataset: ZIP_DATASET,
+      zips_not_found: String(stats.zipsNotFound),
+      records: String(stats.providers),
+      active: String(stats.active),
+    };
+    const put = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+    db.exec("BEGIN");
+    for (const [key, value] of Object.entries(entries)) {
+      if (value !== undefined) put.run(key, value);
+    }
+    db.exec("COMMIT");
+  }
+}
+
+/** Writes a provider's row and derived index rows, and removes them. */
+class DerivedWriter {
+  #provider: StatementSync;
+  #fts: StatementSync;
+  #geo: StatementSync;
+  #taxonomy: StatementSync;
+  #name: StatementSync;
+  #removes: StatementSync[];
+  #describe: (code: string) => string | null;
+
+  constructor(db: DatabaseSync, describe: (code: string) => string | null) {
+    this.#describe = describe;
+    this.#provider = db.prepare(
+      `INSERT INTO provider (id, npi, active, entity, sex, state, city, zip5, postal, lat, lon, taxonomy, sort_key, doc)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#fts = db.prepare(
+      "INSERT INTO provider_fts (rowid, name, other, specialty, specialty2, place) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    this.#geo = db.prepare(
+      "INSERT INTO provider_geo (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
+    );
+    this.#taxonomy = db.prepare(
+      "INSERT INTO provider_taxonomy (code, id, is_primary) VALUES (?, ?, ?)",
+    );
+    this.#name = db.prepare("INSERT INTO name_key (kind, key, id) VALUES (?, ?, ?)");
+    this.#removes = [
+      db.prepare("DELETE FROM provider WHERE id = ?"),
+      db.prepare("DELETE FROM provider_fts WHERE rowid = ?"),
+      db.prepare("DELETE FROM provider_geo WHERE id = ?"),
+      db.prepare("DELETE FROM provider_taxonomy WHERE id = ?"),
+      db.prepare("DELETE FROM name_key WHERE id = ?"),
+    ];
+  }
+
+  write(id: number, p: Provider): void {
+    const loc = p.practice_location;
+    const postal = loc?.postal_code?.replace(/[^0-9A-Za-z]/g, "") || null;
+    const primary = p.taxonomies.find((t) => t.primary) ?? p.taxonomies[0];
+    this.#provider.run(
+      id,
+      Number(p.npi),
+      p.status === "active" ? 1 : 0,
+      p.entity_type === "individual" ? 1 : p.entity_type === "organization" ? 2 : null,
+      p.individual?.sex ?? null,
+      loc?.state?.toUpperCase() ?? null,
+      loc?.city ? foldText(loc.city).toUpperCase() : null,
+      postal && /^\d{5}/.test(postal) ? postal.slice(0, 5) : null,
+      postal,
+      loc?.lat ?? null,
+      loc?.lon ?? null,
+      primary?.code ?? null,
+      sortKey(p),
+      encodeProvider(p),
+    );
+    const text = searchText(p, this.#describe);
+    this.#fts.run(id, text.name, text.other, text.specialty, text.specialty2, text.place);
+    if (loc?.lat != null && loc.lon != null) this.#geo.run(id, loc.lat, loc.lat, loc.lon, loc.lon);
+    for (const t of p.taxonomies) this.#taxonomy.run(t.code, id, t.primary ? 1 : 0);
+    for (const [kind, key] of nameKeys(p)) this.#name.run(kind, key, id);
+  }
+
+  remove(id: number): void {
+    for (const statement of this.#removes) statement.run(id);
+  }
+}
+
+function emptyStats(): BuildStats {
+  return { providers: 0, active: 0, deactivated: 0, zipsNotFound: 0, orphans: 0, seconds: 0 };
+}
+
+function docs(statement: StatementSync, npi: number): string[] {
+  return statement.all(npi).map((row) => (row as { doc: string }).doc);
+}
+
+function unpackOtherName(doc: string): OtherName {
+  const [type, name] = JSON.parse(doc) as [OtherName["type"], string];
+  return { type, name };
+}
+
+function parseLocation(doc: string): OtherLocation {
+  return unpackOtherLocation(JSON.parse(doc));
+}
+
+function parseEndpoint(doc: string): Endpoint {
+  return unpackEndpoint(JSON.parse(doc));
+}
+
+function withSides(
+  p: Provider,
+  sides: { otherNames: OtherName[]; locations: OtherLocation[]; endpoints: Endpoint[] },
+): Provider {
+  const seen = new Set(p.other_names.map((o) => `${o.type}:${o.name}`));
+  const extra = sides.otherNames.filter((o) => !seen.has(`${o.type}:${o.name}`));
+  return {
+    ...p,
+    other_names: [...p.other_names, ...extra],
+    other_locations: sides.locations,
+    endpoints: sides.endpoints,
+  };
+}
+
+/** Puts ZIP centroids on the practice and secondary locations; returns how many US ZIPs were unknown. */
+function locate(p: Provider): number {
+  let missing = 0;
+  const places = [p.practice_location, ...p.other_locations];
+  for (const place of places) {
+    if (!place) continue;
+    const us = !place.country_code || place.country_code === "US";
+    const zip = us && place.postal_code ? lookupZip(place.postal_code.slice(0, 5)) : null;
+    place.lat = zip?.lat ?? null;
+    place.lon = zip?.lon ?? null;
+    if (us && place.postal_code && !zip) missing++;
+  }
+  return missing;
+}
+
+/** A record for an NPI known only from the deactivation report. */
+function deactivatedStub(npi: string): Provider {
+  return {
+    npi,
+    entity_type: null,
+    status: "deactivated",
+    name: "",
+    individual: null,
+    organization: null,
+    other_names: [],
+    taxonomies: [],
+    practice_location: null,
+    mailing_address: null,
+    other_locations: [],
+    identifiers: [],
+    endpoints: [],
+    replacement_npi: null,
+    enumeration_date: null,
+    last_updated: null,
+    certification_date: null,
+    deactivation_date: null,
+    reactivation_date: null,
+  };
+}
+
+/** Marks a provider deactivated on `date`, unless it was reactivated after that date. */
+function deactivate(p: Provider, date: string | null): Provider {
+  const deactivation_date = date ?? p.deactivation_date;
+  if (p.reactivation_date && deactivation_date && p.reactivation_date >= deactivation_date) {
+    return p;
+  }
+  return { ...p, status: "deactivated", deactivation_date };
+}

@@ -1,0 +1,112 @@
+/**
+ * The SQLite implementation of {@linkcode ProviderStore}, opened read-only.
+ *
+ * @module
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { Provider } from "../provider.ts";
+import type { TaxonomyEntry, TaxonomySection } from "../taxonomy/nucc.ts";
+import { decodeProvider } from "./codec.ts";
+import { SCHEMA_VERSION } from "./schema.ts";
+import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
+
+/** A SQLite store, with its connection for the search module. */
+export interface SqliteStore extends ProviderStore {
+  /** The read-only connection. */
+  readonly db: DatabaseSync;
+  /** Description of a taxonomy code. */
+  describe(code: string): string | null;
+}
+
+function readMeta(db: DatabaseSync): Map<string, string> {
+  const rows = db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[];
+  return new Map(rows.map((r) => [r.key, r.value]));
+}
+
+/**
+ * Opens a database file read-only and checks that it is one this version
+ * serves. Throws {@linkcode StoreOpenError} with a message that says what is
+ * wrong and what to do.
+ *
+ * @example
+ * ```ts
+ * const store = openSqliteStore("data/providers.db");
+ * store.getProvider("1003000126")?.name;
+ * ```
+ */
+export function openSqliteStore(path: string): SqliteStore {
+  try {
+    const stat = Deno.statSync(path);
+    if (!stat.isFile) throw new StoreOpenError(`Cannot open '${path}': it is not a file`);
+  } catch (error) {
+    if (error instanceof StoreOpenError) throw error;
+    throw new StoreOpenError(
+      `Cannot open '${path}': the file does not exist; import data or remove PROVIDERS_DB to get the demo`,
+    );
+  }
+  let db: DatabaseSync;
+  let meta: Map<string, string>;
+  try {
+    db = new DatabaseSync(path, { readOnly: true });
+    db.exec("PRAGMA query_only = ON; PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824;");
+    meta = readMeta(db);
+  } catch (error) {
+    throw new StoreOpenError(
+      `Cannot open '${path}': not a provider database (${
+        error instanceof Error ? error.message : error
+      }); ` +
+        "delete it to rebuild the demo, or import the NPPES files again",
+    );
+  }
+  const version = Number(meta.get("schema_version"));
+  if (version !== SCHEMA_VERSION) {
+    db.close();
+    throw new StoreOpenError(
+      `Cannot serve '${path}': its schema version is ${meta.get("schema_version") ?? "unknown"}, ` +
+        `this version needs ${SCHEMA_VERSION}; import the files again (or delete it to rebuild the demo)`,
+    );
+  }
+  const taxonomy = (db.prepare(
+    "SELECT code, display, grouping, classification, specialization, definition, section FROM taxonomy ORDER BY code",
+  ).all() as unknown as TaxonomyEntry[]).map((t) => ({
+    ...t,
+    section: t.section as TaxonomySection | null,
+  }));
+  const names = new Map(taxonomy.map((t) => [t.code, t.display]));
+  const describe = (code: string) => names.get(code) ?? null;
+  const byNpi: StatementSync = db.prepare("SELECT doc FROM provider WHERE npi = ?");
+  const byId: StatementSync = db.prepare("SELECT doc FROM provider WHERE id = ?");
+  const info: DatasetInfo = {
+    source: meta.get("source") === "demo" ? "demo" : "nppes",
+    synthetic: meta.get("synthetic") === "true",
+    records: Number(meta.get("records") ?? 0),
+    active: Number(meta.get("active") ?? 0),
+    deactivated: Number(meta.get("records") ?? 0) - Number(meta.get("active") ?? 0),
+    built_at: meta.get("built_at") ?? "",
+    schema_version: version,
+    files: JSON.parse(meta.get("files") ?? "[]"),
+    taxonomy_source: meta.get("taxonomy_source") ?? "",
+    zip_dataset: meta.get("zip_dataset") ?? "",
+    zips_not_found: Number(meta.get("zips_not_found") ?? 0),
+  };
+  return {
+    db,
+    describe,
+    getProvider(npi: string): Provider | null {
+      if (!/^\d{10}$/.test(npi)) return null;
+      const row = byNpi.get(Number(npi)) as { doc: string } | undefined;
+      return row ? decodeProvider(row.doc, describe) : null;
+    },
+    getProvidersById(ids) {
+      const out: { id: number; provider: Provider }[] = [];
+      for (const id of ids) {
+        const row = byId.get(id) as { doc: string } | undefined;
+        if (row) out.push({ id, provider: decodeProvider(row.doc, describe) });
+      }
+      return out;
+    },
+    dataset: () => structuredClone(info),
+    taxonomy: () => taxonomy,
+    close: () => db.close(),
+  };
+}

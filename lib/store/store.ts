@@ -1,0 +1,47 @@
+/**
+ * The store: what the routes need from the data, behind one small
+ * interface. {@linkcode openSqliteStore} implements it; the conformance
+ * suite in `tests/store_test.ts` holds any implementation to it.
+ *
+ * @module
+ */
+import type { Provider } from "../provider.ts";
+import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
+import type { FileRecord } from "./builder.ts";
+
+/** What `GET /v1/dataset` reports. */
+export interface DatasetInfo {
+  source: "nppes" | "demo";
+  synthetic: boolean;
+  records: number;
+  active: number;
+  deactivated: number;
+  built_at: string;
+  schema_version: number;
+  files: FileRecord[];
+  taxonomy_source: string;
+  zip_dataset: string;
+  zips_not_found: number;
+}
+
+/** Read access to a provider dataset. */
+export interface ProviderStore {
+  /** The provider with this NPI (active or deactivated), or `null`. */
+  getProvider(npi: string): Provider | null;
+  /** Providers by internal id, in the order given; unknown ids are skipped. */
+  getProvidersById(ids: readonly number[]): { id: number; provider: Provider }[];
+  /** What is being served. */
+  dataset(): DatasetInfo;
+  /** The NUCC code set of this dataset, by code. */
+  taxonomy(): readonly TaxonomyEntry[];
+  /** Releases the database. */
+  close(): void;
+}
+
+/** The store could not be opened; the message says why and what to do. */
+export class StoreOpenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreOpenError";
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The store conformance suite: what every {@linkcode ProviderStore} must do.
+ * Run here against the SQLite store built from the fixture files.
+ */
+import { assert, assertEquals } from "@std/assert";
+import type { ProviderStore } from "../lib/store/store.ts";
+import { openSqliteStore } from "../lib/store/sqlite_store.ts";
+import { StoreOpenError } from "../lib/store/store.ts";
+import { runImport } from "../lib/import/importer.ts";
+import { NPI, npi, writeFixtureFiles } from "./_fixtures.ts";
+import { assertThrows } from "@std/assert";
+
+/** Builds the fixture database in `dir`. */
+export async function fixtureDatabase(dir: string): Promise<string> {
+  const files = await writeFixtureFiles(dir);
+  const progress = { start() {}, update() {}, finish() {}, note() {} };
+  await runImport({ db: `${dir}/providers.db`, ...files, progress });
+  return `${dir}/providers.db`;
+}
+
+/** The conformance suite. */
+export async function storeConformance(t: Deno.TestContext, store: ProviderStore): Promise<void> {
+  await t.step("getProvider finds active and deactivated NPIs, null otherwise", () => {
+    assertEquals(store.getProvider(NPI.enkeshafi)?.npi, NPI.enkeshafi);
+    assertEquals(store.getProvider(NPI.gone)?.status, "deactivated");
+    assertEquals(store.getProvider(npi("199999999")), null);
+    assertEquals(store.getProvider("abc"), null);
+  });
+  await t.step("getProvidersById keeps the order given and skips unknown ids", () => {
+    const all = store.getProvidersById([1, 2, 3, 4, 5, 6, 7]);
+    assertEquals(all.length, 7);
+    const reversed = store.getProvidersById([3, 999, 1]);
+    assertEquals(reversed.map((r) => r.id), [3, 1]);
+  });
+  await t.step("ids rank active providers first, then by name", () => {
+    const all = store.getProvidersById([1, 2, 3, 4, 5, 6, 7]).map((r) => r.provider);
+    assertEquals(all.at(-1)?.status, "deactivated");
+    const names = all.filter((p) => p.status === "active").map((p) =>
+      (p.individual
+        ? `${p.individual.last_name} ${p.individual.first_name}`
+        : p.organization?.name ?? "")
+        .toLowerCase().replace(/[^a-z ]/g, "")
+    );
+    assertEquals(names, [...names].sort());
+  });
+  await t.step("dataset counts agree with the records", () => {
+    const info = store.dataset();
+    assertEquals(info.records, 7);
+    assertEquals(info.active + info.deactivated, info.records);
+    assert(!Number.isNaN(Date.parse(info.built_at)));
+  });
+  await t.step("taxonomy lists NUCC codes with names", () => {
+    const entries = store.taxonomy();
+    assert(entries.length > 800);
+    assertEquals(
+      entries.find((e) => e.code === "207RC0000X")?.display,
+      "Cardiovascular Disease Physician",
+    );
+  });
+}
+
+Deno.test("[store] the SQLite store passes the conformance suite", async (t) => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = openSqliteStore(await fixtureDatabase(dir));
+    try {
+      await storeConformance(t, store);
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("[store] opening a missing, corrupt or old database says what to do", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const missing: StoreOpenError = assertThrows(
+      () => openSqliteStore(`${dir}/none.db`),
+      StoreOpenError,
+    );
+    assert(missing.message.includes("does not exist"));
+    await Deno.writeTextFile(`${dir}/junk.db`, "this is not sqlite".repeat(100));
+    const corrupt: StoreOpenError = assertThrows(
+      () => openSqliteStore(`${dir}/junk.db`),
+      StoreOpenError,
+    );
+    assert(corrupt.message.includes("not a provider database"));
+    const path = await fixtureDatabase(dir);
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(path);
+    db.exec("UPDATE meta SET value = '0' WHERE key = 'schema_version'");
+    db.close();
+    const old: StoreOpenError = assertThrows(() => openSqliteStore(path), StoreOpenError);
+    assert(old.message.includes("schema version is 0"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
