@@ -7,6 +7,7 @@ import type { Route } from "../lib/http/router.ts";
 import { healthRoutes } from "./health.ts";
 import { openApiRoute } from "./openapi.ts";
 import { providerRoute } from "./provider.ts";
+import { searchRoute } from "./search.ts";
 import { datasetRoute } from "./dataset.ts";
 import { specialtiesRoute } from "./specialties.ts";
 import type { Dataset } from "../lib/dataset.ts";
@@ -21,6 +22,7 @@ export interface RouteDeps {
 export function createRoutes(deps: RouteDeps): Route[] {
   const table: Route[] = [
     ...healthRoutes,
+    searchRoute(deps.dataset),
     providerRoute(deps.dataset),
     datasetRoute(deps.dataset),
     specialtiesRoute(deps.dataset),

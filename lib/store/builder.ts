@@ -9,6 +9,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Endpoint, OtherLocation, OtherName, Provider } from "../provider.ts";
 import { BASE_SCHEMA, INDEXES, SCHEMA_VERSION, STAGE_SCHEMA } from "./schema.ts";
+import { buildVocabulary } from "./vocabulary.ts";
 import {
   decodeProvider,
   encodeProvider,
@@ -230,6 +231,8 @@ export class DatabaseBuilder {
     onProgress(stats.providers, stats.providers, "indexes");
     if (!this.#options.update) db.exec(INDEXES);
     db.exec("INSERT INTO provider_fts(provider_fts) VALUES ('optimize')");
+    onProgress(stats.providers, stats.providers, "vocabulary");
+    buildVocabulary(db);
     this.#writeTaxonomy();
     const counts = db.prepare(
       "SELECT count(*) AS records, coalesce(sum(active), 0) AS active FROM provider",
@@ -522,7 +525,7 @@ class DerivedWriter {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#fts = db.prepare(
-      "INSERT INTO provider_fts (rowid, name, other, specialty, specialty2, place) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO provider_fts (rowid, surname, given, other, specialty, specialty2, place) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
     this.#geo = db.prepare(
       "INSERT INTO provider_geo (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
@@ -561,7 +564,15 @@ class DerivedWriter {
       encodeProvider(p),
     );
     const text = searchText(p, this.#describe);
-    this.#fts.run(id, text.name, text.other, text.specialty, text.specialty2, text.place);
+    this.#fts.run(
+      id,
+      text.surname,
+      text.given,
+      text.other,
+      text.specialty,
+      text.specialty2,
+      text.place,
+    );
     if (loc?.lat != null && loc.lon != null) this.#geo.run(id, loc.lat, loc.lat, loc.lon, loc.lon);
     for (const t of p.taxonomies) this.#taxonomy.run(t.code, id, t.primary ? 1 : 0);
     for (const [kind, key] of nameKeys(p)) this.#name.run(kind, key, id);

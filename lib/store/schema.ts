@@ -10,7 +10,7 @@
  */
 
 /** Bumped whenever the layout changes; a database of another version is not served. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Tables created when a build starts. */
 export const BASE_SCHEMA = `
@@ -58,10 +58,20 @@ CREATE TABLE endpoint (npi INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE VIRTUAL TABLE provider_geo USING rtree(id, min_lat, max_lat, min_lon, max_lon);
 
 CREATE VIRTUAL TABLE provider_fts USING fts5(
-  name, other, specialty, specialty2, place,
+  surname, given, other, specialty, specialty2, place,
   content='', contentless_delete=1, detail=column,
   tokenize='unicode61 remove_diacritics 2', prefix='2 3'
 );
+`;
+
+/**
+ * The vocabulary of the full-text index, for typo tolerance: each term with
+ * its document count, and delete-neighbourhood keys (a term and the strings
+ * one or two deletions away) that find terms within one or two edits.
+ */
+export const VOCABULARY_SCHEMA = `
+CREATE TABLE IF NOT EXISTS term (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS typo_key (key TEXT NOT NULL, term TEXT NOT NULL, PRIMARY KEY (key, term)) WITHOUT ROWID;
 `;
 
 /** Indexes created in bulk after loading (faster than maintaining them row by row). */

@@ -5,14 +5,16 @@
  * @module
  */
 import type { Provider } from "../provider.ts";
-import { foldText, nameKey, nameTokens, words } from "../text/fold.ts";
+import { foldText, nameKey, nameTokens } from "../text/fold.ts";
+import { specialtyWords } from "./specialty_words.ts";
 
 /** Name-key kinds of the `name_key` table. */
 export const NAME_KIND = { last: 1, first: 2, organization: 3 } as const;
 
 /** The FTS document of a provider, one string per column. */
 export interface SearchText {
-  name: string;
+  surname: string;
+  given: string;
   other: string;
   specialty: string;
   specialty2: string;
@@ -26,30 +28,23 @@ function tokens(...values: (string | null | undefined)[]): string {
 }
 
 /**
- * The FTS columns of a provider: its own name; its other names; the words
- * of its primary specialty; the words of its other specialties; its
- * practice city.
+ * The FTS columns of a provider: its surname (or organization name); its
+ * given names; its other names; the words (names and synonyms) of its
+ * primary specialty; those of its other specialties; its practice city.
  */
 export function searchText(p: Provider, describe: (code: string) => string | null): SearchText {
   const ind = p.individual;
-  const name = ind
-    ? tokens(ind.first_name, ind.middle_name, ind.last_name)
-    : tokens(p.organization?.name);
-  const other = tokens(...p.other_names.map((o) => o.name));
-  const specialtyWords = (primary: boolean) =>
-    [
-      ...new Set(
-        p.taxonomies.filter((t) => t.primary === primary).flatMap((t) =>
-          words(describe(t.code) ?? "")
-        ),
-      ),
-    ]
-      .join(" ");
+  const specialtyText = (primary: boolean) => {
+    const codes = p.taxonomies.filter((t) => t.primary === primary);
+    return new Set(codes.flatMap((t) => specialtyWords(t.code, describe(t.code))));
+  };
+  const primary = specialtyText(true);
   return {
-    name,
-    other,
-    specialty: specialtyWords(true),
-    specialty2: specialtyWords(false),
+    surname: ind ? tokens(ind.last_name) : tokens(p.organization?.name),
+    given: ind ? tokens(ind.first_name, ind.middle_name) : "",
+    other: tokens(...p.other_names.map((o) => o.name)),
+    specialty: [...primary].join(" "),
+    specialty2: [...specialtyText(false)].filter((w) => !primary.has(w)).join(" "),
     place: foldText(p.practice_location?.city ?? ""),
   };
 }

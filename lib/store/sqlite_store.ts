@@ -9,6 +9,8 @@ import type { TaxonomyEntry, TaxonomySection } from "../taxonomy/nucc.ts";
 import { decodeProvider } from "./codec.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
 import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
+import { search } from "../search/engine.ts";
+import { TypoFinder } from "../search/text_query.ts";
 
 /** A SQLite store, with its connection for the search module. */
 export interface SqliteStore extends ProviderStore {
@@ -89,9 +91,12 @@ export function openSqliteStore(path: string): SqliteStore {
     zip_dataset: meta.get("zip_dataset") ?? "",
     zips_not_found: Number(meta.get("zips_not_found") ?? 0),
   };
+  const typos = new TypoFinder(db);
+  const counts = { active: info.active, records: info.records };
   return {
     db,
     describe,
+    search: (query, signal) => search(query, { db, typos, counts, signal }),
     getProvider(npi: string): Provider | null {
       if (!/^\d{10}$/.test(npi)) return null;
       const row = byNpi.get(Number(npi)) as { doc: string } | undefined;

@@ -8,6 +8,8 @@
 import type { Provider } from "../provider.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 import type { FileRecord } from "./builder.ts";
+import type { SearchQuery } from "../search/query.ts";
+import type { SearchPage } from "../search/engine.ts";
 
 /** What `GET /v1/dataset` reports. */
 export interface DatasetInfo {
@@ -34,6 +36,8 @@ export interface ProviderStore {
   dataset(): DatasetInfo;
   /** The NUCC code set of this dataset, by code. */
   taxonomy(): readonly TaxonomyEntry[];
+  /** Runs a search; the signal abandons it. */
+  search(query: SearchQuery, signal?: AbortSignal): SearchPage;
   /** Releases the database. */
   close(): void;
 }

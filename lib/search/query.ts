@@ -1,0 +1,70 @@
+/**
+ * A search request, validated and normalised: what the engine executes.
+ *
+ * @module
+ */
+
+/** Ways results can be ordered. */
+export type SortOrder = "relevance" | "distance" | "name";
+
+/** Fields facets can be counted on. */
+export type FacetName = "state" | "taxonomy" | "entity_type" | "sex" | "city";
+
+/** One value of a name filter: a folded key, exact or prefix. */
+export interface NameMatch {
+  key: string;
+  prefix: boolean;
+}
+
+/** Postal-code filters (any of them matches). */
+export interface PostalMatch {
+  /** 5-digit ZIPs: match the ZIP and every ZIP+4 in it. */
+  zip5: string[];
+  /** Full codes (ZIP+4 or foreign), matched exactly. */
+  exact: string[];
+  /** Prefixes (`212*`). */
+  prefixes: string[];
+}
+
+/** A point and a radius. */
+export interface NearMatch {
+  lat: number;
+  lon: number;
+  radius: number;
+  unit: "mi" | "km";
+}
+
+/** Where a page starts when a cursor is given. */
+export interface CursorPosition {
+  /** Absolute position of the first result of the page. */
+  offset: number;
+  /** The sort key of the last result of the previous page. */
+  after: number[];
+}
+
+/** A validated search. Lists inside one filter are OR; filters are AND. */
+export interface SearchQuery {
+  /** The words of `q`, folded; `null` without `q`. */
+  words: string[] | null;
+  npis: number[] | null;
+  lastNames: NameMatch[] | null;
+  firstNames: NameMatch[] | null;
+  organizationNames: NameMatch[] | null;
+  entity: 1 | 2 | null;
+  /** Codes from `taxonomy`. */
+  taxonomyCodes: string[] | null;
+  /** Codes `specialty` resolved to. */
+  specialtyCodes: string[] | null;
+  /** Cities, folded and upper case as stored. */
+  cities: string[] | null;
+  states: string[] | null;
+  postal: PostalMatch | null;
+  near: NearMatch | null;
+  sex: "M" | "F" | null;
+  includeDeactivated: boolean;
+  sort: SortOrder;
+  limit: number;
+  offset: number;
+  cursor: CursorPosition | null;
+  facets: FacetName[];
+}
