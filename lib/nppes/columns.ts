@@ -497,26 +497,63 @@ export const TAXONOMY_SLOTS = 15;
 /** Number of other-identifier slots in the main file. */
 export const IDENTIFIER_SLOTS = 50;
 
+/** Column positions of one taxonomy slot. */
+export interface TaxonomySlot {
+  code: number;
+  license: number;
+  state: number;
+  primary: number;
+  group: number;
+}
+
+/** Column positions of one other-identifier slot. */
+export interface IdentifierSlot {
+  identifier: number;
+  type: number;
+  state: number;
+  issuer: number;
+}
+
+const TAXONOMY_SLOT_COLUMNS: readonly TaxonomySlot[] = Array.from(
+  { length: TAXONOMY_SLOTS },
+  (_, i) => {
+    const code = indexOf(`Healthcare Provider Taxonomy Code_${i + 1}`);
+    return {
+      code,
+      license: code + 1,
+      state: code + 2,
+      primary: code + 3,
+      group: indexOf(`Healthcare Provider Taxonomy Group_${i + 1}`),
+    };
+  },
+);
+
+const IDENTIFIER_SLOT_COLUMNS: readonly IdentifierSlot[] = Array.from(
+  { length: IDENTIFIER_SLOTS },
+  (_, i) => {
+    const identifier = indexOf(`Other Provider Identifier_${i + 1}`);
+    return { identifier, type: identifier + 1, state: identifier + 2, issuer: identifier + 3 };
+  },
+);
+
 /** Column positions of taxonomy slot `i` (0-based): code, license, license state, primary switch, group. */
-export function taxonomyColumns(
-  i: number,
-): { code: number; license: number; state: number; primary: number; group: number } {
-  const code = indexOf(`Healthcare Provider Taxonomy Code_${i + 1}`);
-  return {
-    code,
-    license: code + 1,
-    state: code + 2,
-    primary: code + 3,
-    group: indexOf(`Healthcare Provider Taxonomy Group_${i + 1}`),
-  };
+export function taxonomyColumns(i: number): TaxonomySlot {
+  const slot = TAXONOMY_SLOT_COLUMNS[i];
+  if (!slot) {
+    throw new RangeError(`Taxonomy slot ${i} does not exist: slots are 0 to ${TAXONOMY_SLOTS - 1}`);
+  }
+  return slot;
 }
 
 /** Column positions of identifier slot `i` (0-based): identifier, type code, state, issuer. */
-export function identifierColumns(
-  i: number,
-): { identifier: number; type: number; state: number; issuer: number } {
-  const identifier = indexOf(`Other Provider Identifier_${i + 1}`);
-  return { identifier, type: identifier + 1, state: identifier + 2, issuer: identifier + 3 };
+export function identifierColumns(i: number): IdentifierSlot {
+  const slot = IDENTIFIER_SLOT_COLUMNS[i];
+  if (!slot) {
+    throw new RangeError(
+      `Identifier slot ${i} does not exist: slots are 0 to ${IDENTIFIER_SLOTS - 1}`,
+    );
+  }
+  return slot;
 }
 
 /** Offsets of an address block (mailing or practice) relative to its first line column. */

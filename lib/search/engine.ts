@@ -1,20 +1,35 @@
 /**
- * Executes a {@linkcode SearchQuery} on the SQLite store: exact totals,
- * relevance tiers, true great-circle distance, stable ordering, cursor and
+ * Executes a {@linkcode SearchQuery} on the search index: exact totals,
+ * relevance levels, true great-circle distance, stable ordering, cursor and
  * offset paging, and facet counts over the whole filtered set.
  *
- * Without free text or a point, results come straight from the provider
- * table in id order (ids are name ranks), so browsing stops early. With
- * either, the matching set is materialised with its sort keys, sorted once,
- * and sliced.
+ * Filters are posting lists (state, city, ZIP, taxonomy, name keys, cells)
+ * intersected shortest first, plus flag checks (active, entity type, sex).
+ * Free text gives each word a leveled list — the union of its terms' lists,
+ * each tagged with how good a match it is — and the words are intersected,
+ * keeping each id's worst word level. Results are sorted once and kept in a
+ * small cache, so paging through them costs only the page. Browsing with no
+ * list filter walks ids (name ranks) and stops at the page.
  *
  * @module
  */
-import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import type { CursorPosition, FacetName, SearchQuery } from "./query.ts";
-import { type SqlFilter, sqlFilter } from "./filters.ts";
-import { planWords, tiers, TypoFinder } from "./text_query.ts";
+import type { DatabaseSync } from "node:sqlite";
+import type { CursorPosition, FacetName, NameMatch, SearchQuery } from "./query.ts";
+import { boundingBoxes } from "./geometry.ts";
+import { planWords, type TypoFinder, type WordTerms } from "./text_query.ts";
 import { distance } from "../geo/zip.ts";
+import type { SearchIndex } from "../index/reader.ts";
+import { cellsIn, FIELD, FLAG } from "../index/fields.ts";
+import {
+  EMPTY,
+  filterLeveled,
+  intersectAll,
+  intersectLeveled,
+  type Leveled,
+  seek,
+  unionAll,
+  unionLeveled,
+} from "../index/sorted.ts";
 
 /** One result: the provider's id, with its relevance score and distance when asked. */
 export interface SearchHit {
@@ -37,12 +52,19 @@ export interface SearchPage {
   facets?: Facets;
 }
 
+/** Maps a word (or a word prefix) to the taxonomy codes whose names or synonyms contain it. */
+export interface SpecialtyWords {
+  codes(word: string): readonly string[];
+  codesByPrefix(prefix: string): readonly string[];
+}
+
 /** What the engine needs besides the query. */
 export interface EngineContext {
   db: DatabaseSync;
+  index: SearchIndex;
   typos: TypoFinder;
-  /** Active and total record counts, for the unfiltered browse. */
-  counts: { active: number; records: number };
+  specialties: SpecialtyWords;
+  cache: ResultCache;
   /** Aborted when the request is abandoned. */
   signal?: AbortSignal;
 }
@@ -50,202 +72,362 @@ export interface EngineContext {
 /** Most values per facet. */
 export const FACET_SIZE = 20;
 
-const FACET_COLUMNS: Record<Exclude<FacetName, "taxonomy">, string> = {
-  state: "p.state",
-  city: "p.city",
-  sex: "p.sex",
-  entity_type: "CASE p.entity WHEN 1 THEN 'individual' WHEN 2 THEN 'organization' END",
-};
+/** Relevance score of each level (lower levels are better matches). */
+export const LEVEL_SCORES: readonly number[] = [
+  120,
+  100,
+  95,
+  90,
+  80,
+  70,
+  67,
+  65,
+  62,
+  60,
+  58,
+  57,
+  55,
+  52,
+  50,
+];
+
+/** A sorted result set, as cached. */
+interface ResultSet {
+  ids: Uint32Array;
+  levels: Uint8Array | null;
+  distances: Float64Array | null;
+  facets: Facets | undefined;
+  bytes: number;
+}
+
+/** A byte-bounded LRU cache of sorted result sets, keyed by the query without its paging. */
+export class ResultCache {
+  #entries = new Map<string, ResultSet>();
+  #bytes = 0;
+  constructor(readonly budget: number) {}
+  get(key: string): ResultSet | undefined {
+    const hit = this.#entries.get(key);
+    if (hit) {
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+    }
+    return hit;
+  }
+  set(key: string, value: ResultSet): void {
+    if (value.bytes > this.budget / 4) return;
+    this.#entries.set(key, value);
+    this.#bytes += value.bytes;
+    for (const [k, v] of this.#entries) {
+      if (this.#bytes <= this.budget) break;
+      this.#entries.delete(k);
+      this.#bytes -= v.bytes;
+    }
+  }
+}
 
 function checkAbort(signal?: AbortSignal): void {
   if (signal?.aborted) throw signal.reason ?? new DOMException("Aborted", "AbortError");
 }
 
-/** Rows of a candidate: id, coordinates, facet fields. */
-interface Candidate {
-  id: number;
-  lat: number | null;
-  lon: number | null;
-  state: string | null;
-  city: string | null;
-  sex: string | null;
-  entity: number | null;
-  tier: number;
-  score: number;
-  distance: number;
-}
-
-/**
- * Runs a search.
- *
- * @example
- * ```ts
- * const page = search(query, { db, typos: new TypoFinder(db), counts: { active, records } });
- * ```
- */
-export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
-  const filter = sqlFilter(query);
-  if (!query.words && !query.near) return browse(query, filter, ctx);
-  return materialised(query, filter, ctx);
-}
-
-function browse(query: SearchQuery, filter: SqlFilter, ctx: EngineContext): SearchPage {
-  const { db } = ctx;
-  const total = filter.narrowed
-    ? (db.prepare(`SELECT count(*) AS n FROM provider p WHERE ${filter.where}`).get(
-      ...filter.params,
-    ) as { n: number }).n
-    : query.includeDeactivated
-    ? ctx.counts.records
-    : ctx.counts.active;
-  checkAbort(ctx.signal);
-  const after = query.cursor?.after[0];
-  const offset = query.cursor ? query.cursor.offset : query.offset;
-  const rows = db.prepare(
-    `SELECT p.id AS id FROM provider p WHERE ${filter.where}${
-      after !== undefined ? " AND p.id > ?" : ""
-    }
-     ORDER BY p.id LIMIT ? OFFSET ?`,
-  ).all(
-    ...filter.params,
-    ...(after !== undefined ? [after] : []),
-    query.limit,
-    query.cursor ? 0 : query.offset,
-  ) as {
-    id: number;
-  }[];
-  const hits = rows.map((r) => ({ id: r.id }));
-  const last = hits.at(-1);
-  const next = last && offset + hits.length < total
-    ? { offset: offset + hits.length, after: [last.id] }
-    : null;
-  const page: SearchPage = { total, hits, next, offset };
-  if (query.facets.length) page.facets = sqlFacets(query.facets, filter, ctx);
-  return page;
-}
-
-function sqlFacets(names: readonly FacetName[], filter: SqlFilter, ctx: EngineContext): Facets {
-  const facets: Facets = {};
-  for (const name of names) {
-    checkAbort(ctx.signal);
-    const sql = name === "taxonomy"
-      ? `SELECT t.code AS value, count(*) AS count FROM provider_taxonomy t JOIN provider p ON p.id = t.id
-         WHERE ${filter.where} GROUP BY t.code ORDER BY count DESC, value LIMIT ${FACET_SIZE}`
-      : `SELECT ${FACET_COLUMNS[name]} AS value, count(*) AS count FROM provider p
-         WHERE ${filter.where} AND ${
-        FACET_COLUMNS[name]
-      } IS NOT NULL GROUP BY 1 ORDER BY count DESC, value LIMIT ${FACET_SIZE}`;
-    facets[name] = ctx.db.prepare(sql).all(...filter.params) as { value: string; count: number }[];
+/** The flag test of a query: `(flags & mask) === value` plus an optional any-of mask. */
+function flagTest(query: SearchQuery): { mask: number; value: number } {
+  let mask = 0, value = 0;
+  if (!query.includeDeactivated) {
+    mask |= FLAG.active;
+    value |= FLAG.active;
   }
-  return facets;
+  if (query.entity === 1) {
+    mask |= FLAG.individual;
+    value |= FLAG.individual;
+  }
+  if (query.entity === 2) {
+    mask |= FLAG.organization;
+    value |= FLAG.organization;
+  }
+  if (query.sex === "M") {
+    mask |= FLAG.male;
+    value |= FLAG.male;
+  }
+  if (query.sex === "F") {
+    mask |= FLAG.female;
+    value |= FLAG.female;
+  }
+  return { mask, value };
 }
 
-function materialised(query: SearchQuery, filter: SqlFilter, ctx: EngineContext): SearchPage {
-  const { db } = ctx;
-  const columns =
-    "p.id AS id, p.lat AS lat, p.lon AS lon, p.state AS state, p.city AS city, p.sex AS sex, p.entity AS entity";
-  const found = new Map<number, Candidate>();
-  const take = (rows: Record<string, SQLInputValue>[], tier: number, score: number) => {
-    for (const row of rows) {
-      const id = row.id as number;
-      if (found.has(id)) continue;
-      found.set(id, {
-        id,
-        lat: row.lat as number | null,
-        lon: row.lon as number | null,
-        state: row.state as string | null,
-        city: row.city as string | null,
-        sex: row.sex as string | null,
-        entity: row.entity as number | null,
-        tier,
-        score,
-        distance: 0,
-      });
+function nameLists(index: SearchIndex, field: number, matches: readonly NameMatch[]): Uint32Array {
+  return unionAll(
+    matches.map((m) => (m.prefix ? index.prefix(field, m.key) : index.list(field, m.key))),
+  );
+}
+
+/** The list filters of a query (each a sorted id list; all must hold). */
+function listFilters(query: SearchQuery, ctx: EngineContext): Uint32Array[] {
+  const { index, db } = ctx;
+  const lists: Uint32Array[] = [];
+  if (query.npis) {
+    const slots = query.npis.map(() => "?").join(",");
+    const rows = db.prepare(`SELECT id FROM provider WHERE npi IN (${slots}) ORDER BY id`).all(
+      ...query.npis,
+    ) as {
+      id: number;
+    }[];
+    lists.push(Uint32Array.from(rows, (r) => r.id));
+  }
+  if (query.states) lists.push(unionAll(query.states.map((s) => index.list(FIELD.state, s))));
+  if (query.cities) lists.push(unionAll(query.cities.map((c) => index.list(FIELD.city, c))));
+  if (query.postal) {
+    const parts = [
+      ...query.postal.zip5.map((z) => index.list(FIELD.zip5, z)),
+      ...query.postal.prefixes.map((p) => index.prefix(FIELD.zip5, p)),
+    ];
+    if (query.postal.exact.length) {
+      const slots = query.postal.exact.map(() => "?").join(",");
+      const rows = db.prepare(`SELECT id FROM provider WHERE postal IN (${slots}) ORDER BY id`)
+        .all(...query.postal.exact) as { id: number }[];
+      parts.push(Uint32Array.from(rows, (r) => r.id));
     }
+    lists.push(unionAll(parts));
+  }
+  for (const codes of [query.taxonomyCodes, query.specialtyCodes]) {
+    if (codes) lists.push(unionAll(codes.map((c) => index.list(FIELD.anyCode, c))));
+  }
+  if (query.lastNames) lists.push(nameLists(index, FIELD.lastKey, query.lastNames));
+  if (query.firstNames) lists.push(nameLists(index, FIELD.firstKey, query.firstNames));
+  if (query.organizationNames) lists.push(nameLists(index, FIELD.orgKey, query.organizationNames));
+  return lists;
+}
+
+/** The leveled list of one query word. */
+function wordList(w: WordTerms, words: number, ctx: EngineContext): Leveled {
+  const { index, specialties } = ctx;
+  const one = words === 1;
+  const parts: { list: Uint32Array; level: number }[] = [];
+  const codeLists = (codes: readonly string[], field: number) =>
+    unionAll(codes.map((c) => index.list(field, c)));
+  const textParts = (
+    term: string,
+    get: (field: number, term: string) => Uint32Array,
+    codes: readonly string[],
+    levels: { surname: number; given: number; other: number; primary: number; secondary: number },
+  ) => {
+    parts.push({ list: get(FIELD.surname, term), level: levels.surname });
+    parts.push({ list: get(FIELD.given, term), level: levels.given });
+    parts.push({ list: get(FIELD.other, term), level: levels.other });
+    parts.push({ list: get(FIELD.place, term), level: levels.primary });
+    parts.push({ list: codeLists(codes, FIELD.primaryCode), level: levels.primary });
+    parts.push({ list: codeLists(codes, FIELD.secondaryCode), level: levels.secondary });
   };
-  if (query.words) {
-    const plan = planWords(query.words, ctx.typos);
-    const list = tiers(plan);
-    for (const [i, tier] of list.entries()) {
-      checkAbort(ctx.signal);
-      let rows: Record<string, SQLInputValue>[];
-      if (tier.match) {
-        rows = db.prepare(
-          `SELECT ${columns} FROM provider_fts f JOIN provider p ON p.id = f.rowid
-           WHERE provider_fts MATCH ? AND ${filter.where}`,
-        ).all(tier.match, ...filter.params) as Record<string, SQLInputValue>[];
-      } else {
-        const alternatives = tier.names!.map((keys) =>
-          "(" + keys.map(() =>
-            "p.id IN (SELECT id FROM name_key WHERE kind = ? AND key = ?)"
-          ).join(" AND ") + ")"
-        );
-        rows = db.prepare(
-          `SELECT ${columns} FROM provider p WHERE (${
-            alternatives.join(" OR ")
-          }) AND ${filter.where}`,
-        )
-          .all(...tier.names!.flat(2), ...filter.params) as Record<string, SQLInputValue>[];
-      }
-      take(rows, i, tier.score);
-    }
-  } else {
-    take(
-      db.prepare(`SELECT ${columns} FROM provider p WHERE ${filter.where}`).all(
-        ...filter.params,
-      ) as Record<
-        string,
-        SQLInputValue
-      >[],
-      0,
-      0,
+  const list = (field: number, term: string) => index.list(field, term);
+  textParts(w.word, list, specialties.codes(w.word), {
+    surname: 1,
+    given: one ? 2 : 1,
+    other: 3,
+    primary: 4,
+    secondary: 5,
+  });
+  if (w.prefix) {
+    textParts(
+      w.word,
+      (field, term) => index.prefix(field, term),
+      specialties.codesByPrefix(w.word),
+      {
+        surname: one ? 6 : 7,
+        given: 7,
+        other: 8,
+        primary: 9,
+        secondary: 9,
+      },
     );
   }
-  checkAbort(ctx.signal);
-  let candidates = [...found.values()];
-  const near = query.near;
-  if (near) {
-    const limit = near.radius;
-    candidates = candidates.filter((c) => {
-      if (c.lat === null || c.lon === null) return false;
-      c.distance = distance(near.lat, near.lon, c.lat, c.lon, near.unit);
-      return c.distance <= limit;
+  for (const t of w.typos) {
+    textParts(t, list, specialties.codes(t), {
+      surname: one ? 11 : 12,
+      given: 12,
+      other: 13,
+      primary: 14,
+      secondary: 14,
     });
   }
-  const key = sortKey(query);
-  candidates.sort((a, b) => compareKeys(key(a), key(b)));
-  const total = candidates.length;
-  let start = query.offset;
-  if (query.cursor) {
-    const after = query.cursor.after;
-    start = firstAfter(candidates, key, after);
-  }
-  const slice = candidates.slice(start, start + query.limit);
-  const hits = slice.map((c) => {
-    const hit: SearchHit = { id: c.id };
-    if (query.words) hit.score = c.score;
-    if (near) hit.distance = Math.round(c.distance * 10) / 10;
-    return hit;
-  });
-  const last = slice.at(-1);
-  const next = last && start + slice.length < total
-    ? { offset: start + slice.length, after: key(last) }
-    : null;
-  const page: SearchPage = { total, hits, next, offset: start };
-  if (query.facets.length) page.facets = candidateFacets(query.facets, candidates, ctx);
-  return page;
+  return unionLeveled(parts);
 }
 
-/** The sort key of a candidate under the query's order; the id breaks every tie. */
-function sortKey(query: SearchQuery): (c: Candidate) => number[] {
-  switch (query.sort) {
-    case "name":
-      return (c) => [c.id];
-    case "distance":
-      return (c) => [c.distance, c.id];
-    case "relevance":
-      return query.near ? (c) => [c.tier, c.distance, c.id] : (c) => [c.tier, c.id];
+/** Ids whose whole name is the query (or, for one word, a typo variant of it). */
+function exactNameIds(
+  plan: readonly WordTerms[],
+  words: readonly string[],
+  index: SearchIndex,
+): Uint32Array {
+  const alternatives: Uint32Array[] = [];
+  const whole = words.join("");
+  alternatives.push(index.list(FIELD.lastKey, whole), index.list(FIELD.orgKey, whole));
+  if (words.length >= 2) {
+    const rest = words.slice(1).join("");
+    alternatives.push(
+      intersectAll([index.list(FIELD.firstKey, words[0]!), index.list(FIELD.lastKey, rest)]),
+    );
+    alternatives.push(
+      intersectAll([index.list(FIELD.lastKey, words[0]!), index.list(FIELD.firstKey, rest)]),
+    );
   }
+  void plan;
+  return unionAll(alternatives);
+}
+
+function typoNameIds(plan: readonly WordTerms[], index: SearchIndex): Uint32Array {
+  if (plan.length !== 1) return EMPTY;
+  return unionAll(
+    plan[0]!.typos.flatMap((t) => [index.list(FIELD.lastKey, t), index.list(FIELD.orgKey, t)]),
+  );
+}
+
+/** Lowers the level of ids also in `ids` to `level` (when better). */
+function promote(set: Leveled, ids: Uint32Array, level: number): void {
+  if (ids.length === 0) return;
+  let j = 0;
+  for (let i = 0; i < set.ids.length && j < ids.length; i++) {
+    const v = set.ids[i]!;
+    if (ids[j]! < v) j = seek(ids, v, j);
+    if (j < ids.length && ids[j] === v && set.levels[i]! > level) set.levels[i] = level;
+  }
+}
+
+/** Keeps the entries whose flags pass the test. */
+function keepFlags(
+  set: Leveled,
+  test: { mask: number; value: number },
+  flags: Uint8Array,
+): Leveled {
+  if (test.mask === 0) return set;
+  let n = 0;
+  for (let i = 0; i < set.ids.length; i++) {
+    const id = set.ids[i]!;
+    if ((flags[id]! & test.mask) === test.value) {
+      set.ids[n] = id;
+      set.levels[n++] = set.levels[i]!;
+    }
+  }
+  return { ids: set.ids.subarray(0, n), levels: set.levels.subarray(0, n) };
+}
+
+/** The candidates of a query with free text or a point, sorted. */
+function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
+  const { index } = ctx;
+  const test = flagTest(query);
+  const filters = listFilters(query, ctx);
+  checkAbort(ctx.signal);
+  let set: Leveled;
+  if (query.words) {
+    const plan = planWords(query.words, ctx.typos);
+    if (plan.length === 0) {
+      return { ids: EMPTY, levels: null, distances: null, facets: undefined, bytes: 0 };
+    }
+    // Copies: results are edited in place below and lists may be cached.
+    const first = wordList(plan[0]!, plan.length, ctx);
+    set = { ids: first.ids.slice(), levels: first.levels.slice() };
+    for (let i = 1; i < plan.length && set.ids.length > 0; i++) {
+      checkAbort(ctx.signal);
+      set = intersectLeveled(set, wordList(plan[i]!, plan.length, ctx));
+    }
+    for (const f of filters.sort((a, b) => a.length - b.length)) set = filterLeveled(set, f);
+    set = keepFlags(set, test, index.flags);
+    promote(set, exactNameIds(plan, query.words, index), 0);
+    promote(set, typoNameIds(plan, index), 10);
+  } else {
+    const ids = candidatesNear(query, filters, ctx);
+    set = keepFlags({ ids: ids.slice(), levels: new Uint8Array(ids.length) }, test, index.flags);
+  }
+  checkAbort(ctx.signal);
+  let distances: Float64Array | null = null;
+  if (query.near) {
+    const near = query.near;
+    const ids = set.ids, levels = set.levels;
+    const d = new Float64Array(ids.length);
+    let n = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      const lat = index.lat[id]!, lon = index.lon[id]!;
+      if (Number.isNaN(lat)) continue;
+      const km = distance(near.lat, near.lon, lat, lon, near.unit);
+      if (km > near.radius) continue;
+      ids[n] = id;
+      levels[n] = levels[i]!;
+      d[n++] = km;
+    }
+    set = { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
+    distances = d.subarray(0, n);
+  }
+  return sortResults(query, set, distances);
+}
+
+/** Candidates around a point: the list filters, or the cells of the bounding box. */
+function candidatesNear(
+  query: SearchQuery,
+  filters: Uint32Array[],
+  ctx: EngineContext,
+): Uint32Array {
+  const { index } = ctx;
+  const cells = boundingBoxes(query.near!).flatMap((b) => cellsIn(b));
+  const narrow = filters.length ? intersectAll(filters) : null;
+  if (narrow && (cells.length > 400 || narrow.length < 20_000)) return narrow;
+  if (cells.length > 4000) {
+    // A very large area: scan the coordinate columns within the bounding box.
+    const boxes = boundingBoxes(query.near!);
+    const out: number[] = [];
+    for (let id = 1; id <= index.size; id++) {
+      const lat = index.lat[id]!, lon = index.lon[id]!;
+      if (
+        boxes.some((b) => lat >= b.minLat && lat <= b.maxLat && lon >= b.minLon && lon <= b.maxLon)
+      ) out.push(id);
+    }
+    return Uint32Array.from(out);
+  }
+  const around = unionAll(cells.map((c) => index.list(FIELD.cell, String(c))));
+  return narrow ? intersectAll([narrow, around]) : around;
+}
+
+function sortResults(query: SearchQuery, set: Leveled, distances: Float64Array | null): ResultSet {
+  const n = set.ids.length;
+  const byLevel = query.sort === "relevance";
+  const byDistance = query.sort === "distance" || (byLevel && distances !== null);
+  let order: Uint32Array | null = null;
+  if (byLevel && !byDistance) {
+    // Counting sort by level keeps id order within each level.
+    const counts = new Uint32Array(LEVEL_SCORES.length + 1);
+    for (let i = 0; i < n; i++) counts[set.levels[i]! + 1]!++;
+    for (let l = 1; l < counts.length; l++) counts[l]! += counts[l - 1]!;
+    order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[counts[set.levels[i]!]!++] = i;
+  } else if (byDistance) {
+    const idx = Array.from({ length: n }, (_, i) => i);
+    idx.sort((a, b) =>
+      (byLevel ? set.levels[a]! - set.levels[b]! : 0) || distances![a]! - distances![b]! ||
+      set.ids[a]! - set.ids[b]!
+    );
+    order = Uint32Array.from(idx);
+  }
+  const ids = order ? order.map((i) => set.ids[i]!) : set.ids.slice();
+  const levels = query.words
+    ? (order ? order.map((i) => set.levels[i]!) : set.levels.slice()) as Uint8Array
+    : null;
+  const dist = distances
+    ? (order ? Float64Array.from(order, (i) => distances[i]!) : distances.slice())
+    : null;
+  return {
+    ids,
+    levels: levels ? Uint8Array.from(levels) : null,
+    distances: dist,
+    facets: undefined,
+    bytes: ids.byteLength + (levels?.byteLength ?? 0) + (dist?.byteLength ?? 0) + 64,
+  };
+}
+
+/** The sort key of position `i` of a result set. */
+function keyAt(query: SearchQuery, r: ResultSet, i: number): number[] {
+  const id = r.ids[i]!;
+  if (query.sort === "name") return [id];
+  if (query.sort === "distance") return [r.distances![i]!, id];
+  return r.distances ? [r.levels![i]!, r.distances[i]!, id] : [r.levels![i]!, id];
 }
 
 function compareKeys(a: readonly number[], b: readonly number[]): number {
@@ -256,50 +438,194 @@ function compareKeys(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
-/** Index of the first candidate whose key is greater than `after` (binary search). */
-function firstAfter(
-  sorted: readonly Candidate[],
-  key: (c: Candidate) => number[],
-  after: readonly number[],
-): number {
-  let lo = 0, hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareKeys(key(sorted[mid]!), after) <= 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+function cacheKey(query: SearchQuery): string {
+  const { limit: _l, offset: _o, cursor: _c, facets: _f, ...rest } = query;
+  return JSON.stringify(rest);
 }
 
-function top(counts: Map<string, number>): { value: string; count: number }[] {
-  return [...counts].map(([value, count]) => ({ value, count }))
+/**
+ * Runs a search.
+ *
+ * @example
+ * ```ts
+ * const page = search(query, ctx);
+ * ```
+ */
+export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
+  if (!query.words && !query.near) {
+    const filters = listFilters(query, ctx);
+    if (filters.length === 0) return browse(query, ctx);
+  }
+  const key = cacheKey(query);
+  let result = ctx.cache.get(key);
+  if (!result) {
+    result = query.words || query.near ? evaluate(query, ctx) : filtered(query, ctx);
+    ctx.cache.set(key, result);
+  }
+  const total = result.ids.length;
+  let start = query.offset;
+  if (query.cursor) {
+    const after = query.cursor.after;
+    let lo = 0, hi = total;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareKeys(keyAt(query, result, mid), after) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    start = lo;
+  }
+  const end = Math.min(total, start + query.limit);
+  const hits: SearchHit[] = [];
+  for (let i = start; i < end; i++) {
+    const hit: SearchHit = { id: result.ids[i]! };
+    if (query.words) hit.score = LEVEL_SCORES[result.levels![i]!]!;
+    if (query.near) hit.distance = Math.round(result.distances![i]! * 10) / 10;
+    hits.push(hit);
+  }
+  const next = end < total && end > start
+    ? { offset: end, after: keyAt(query, result, end - 1) }
+    : null;
+  const page: SearchPage = { total, hits, next, offset: start };
+  if (query.facets.length) {
+    result.facets ??= {};
+    const missing = query.facets.filter((f) => !result!.facets![f]);
+    if (missing.length) {
+      Object.assign(result.facets, facetCounts(missing, result.ids, ctx.index, ctx.signal));
+    }
+    page.facets = Object.fromEntries(query.facets.map((f) => [f, result!.facets![f]!]));
+  }
+  return page;
+}
+
+/** Filters without free text or a point: the intersection of the list filters, in id order. */
+function filtered(query: SearchQuery, ctx: EngineContext): ResultSet {
+  const test = flagTest(query);
+  const base = intersectAll(listFilters(query, ctx));
+  const ids = new Uint32Array(base.length);
+  let n = 0;
+  for (let i = 0; i < base.length; i++) {
+    const id = base[i]!;
+    if ((ctx.index.flags[id]! & test.mask) === test.value) ids[n++] = id;
+  }
+  const out = ids.slice(0, n);
+  return { ids: out, levels: null, distances: null, facets: undefined, bytes: out.byteLength + 64 };
+}
+
+/** Browsing with flag tests only: walk ids from the start (or the cursor) and stop at the page. */
+function browse(query: SearchQuery, ctx: EngineContext): SearchPage {
+  const { index } = ctx;
+  const test = flagTest(query);
+  const total = index.countFlags(test.mask, test.value);
+  const flags = index.flags;
+  let id = query.cursor ? query.cursor.after[0]! + 1 : 1;
+  let skip = query.cursor ? 0 : query.offset;
+  const offset = query.cursor ? query.cursor.offset : query.offset;
+  const hits: SearchHit[] = [];
+  for (; id <= index.size && hits.length < query.limit; id++) {
+    if ((flags[id]! & test.mask) !== test.value) continue;
+    if (skip > 0) {
+      skip--;
+      continue;
+    }
+    hits.push({ id });
+  }
+  const last = hits.at(-1);
+  const next = last && offset + hits.length < total
+    ? { offset: offset + hits.length, after: [last.id] }
+    : null;
+  const page: SearchPage = { total, hits, next, offset };
+  if (query.facets.length) {
+    const key = `browse:${test.mask}:${test.value}`;
+    let cached = ctx.cache.get(key);
+    if (!cached) {
+      const ids = new Uint32Array(total);
+      let n = 0;
+      for (let i = 1; i <= index.size; i++) {
+        if ((flags[i]! & test.mask) === test.value) ids[n++] = i;
+      }
+      cached = {
+        ids: EMPTY,
+        levels: null,
+        distances: null,
+        facets: facetCounts(ALL_FACETS, ids, index, ctx.signal),
+        bytes: 4096,
+      };
+      ctx.cache.set(key, cached);
+    }
+    page.facets = Object.fromEntries(query.facets.map((f) => [f, cached!.facets![f]!]));
+  }
+  return page;
+}
+
+const ALL_FACETS: readonly FacetName[] = ["state", "taxonomy", "entity_type", "sex", "city"];
+
+function top(
+  counts: Uint32Array | Map<number, number>,
+  name: (v: number) => string,
+): { value: string; count: number }[] {
+  const entries: [number, number][] = counts instanceof Map
+    ? [...counts]
+    : Array.from(counts, (c, v) => [v, c] as [number, number]).filter(([, c]) => c > 0);
+  return entries
+    .filter(([v]) => v !== 0)
+    .map(([v, count]) => ({ value: name(v), count }))
     .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
     .slice(0, FACET_SIZE);
 }
 
-function candidateFacets(
+function facetCounts(
   names: readonly FacetName[],
-  candidates: readonly Candidate[],
-  ctx: EngineContext,
+  ids: Uint32Array,
+  index: SearchIndex,
+  signal?: AbortSignal,
 ): Facets {
   const facets: Facets = {};
   for (const name of names) {
-    checkAbort(ctx.signal);
-    const counts = new Map<string, number>();
-    if (name === "taxonomy") {
-      const rows = ctx.db.prepare(
-        "SELECT code AS value, count(*) AS count FROM provider_taxonomy WHERE id IN (SELECT value FROM json_each(?)) GROUP BY code",
-      ).all(JSON.stringify(candidates.map((c) => c.id))) as { value: string; count: number }[];
-      for (const r of rows) counts.set(r.value, r.count);
-    } else {
-      for (const c of candidates) {
-        const value = name === "entity_type"
-          ? (c.entity === 1 ? "individual" : c.entity === 2 ? "organization" : null)
-          : c[name];
-        if (value !== null) counts.set(value, (counts.get(value) ?? 0) + 1);
+    checkAbort(signal);
+    switch (name) {
+      case "state": {
+        const counts = new Uint32Array(index.states.length);
+        for (let i = 0; i < ids.length; i++) counts[index.state[ids[i]!]!]!++;
+        facets.state = top(counts, (v) => index.states[v]!);
+        break;
+      }
+      case "city": {
+        const counts = new Map<number, number>();
+        for (let i = 0; i < ids.length; i++) {
+          const c = index.city[ids[i]!]!;
+          counts.set(c, (counts.get(c) ?? 0) + 1);
+        }
+        facets.city = top(counts, (v) => index.cities[v]!);
+        break;
+      }
+      case "taxonomy": {
+        const counts = new Uint32Array(index.codes.length);
+        for (let i = 0; i < ids.length; i++) {
+          const id = ids[i]!;
+          for (let k = index.taxOffsets[id]!; k < index.taxOffsets[id + 1]!; k++) {
+            counts[index.taxCodes[k]!]!++;
+          }
+        }
+        facets.taxonomy = top(counts, (v) => index.codes[v]!);
+        break;
+      }
+      case "entity_type":
+      case "sex": {
+        const [a, b, va, vb] = name === "sex"
+          ? [FLAG.male, FLAG.female, "M", "F"]
+          : [FLAG.individual, FLAG.organization, "individual", "organization"];
+        let na = 0, nb = 0;
+        for (let i = 0; i < ids.length; i++) {
+          const f = index.flags[ids[i]!]!;
+          if (f & a) na++;
+          else if (f & b) nb++;
+        }
+        facets[name] = [{ value: va, count: na }, { value: vb, count: nb }]
+          .filter((e) => e.count > 0)
+          .sort((x, y) => y.count - x.count || (x.value < y.value ? -1 : 1));
+        break;
       }
     }
-    facets[name] = top(counts);
   }
   return facets;
 }

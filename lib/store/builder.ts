@@ -9,7 +9,8 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Endpoint, OtherLocation, OtherName, Provider } from "../provider.ts";
 import { BASE_SCHEMA, INDEXES, SCHEMA_VERSION, STAGE_SCHEMA } from "./schema.ts";
-import { buildVocabulary } from "./vocabulary.ts";
+import { IndexBuilder } from "../index/builder.ts";
+import { specialtyWords } from "./specialty_words.ts";
 import {
   decodeProvider,
   encodeProvider,
@@ -18,10 +19,9 @@ import {
   unpackEndpoint,
   unpackOtherLocation,
 } from "./codec.ts";
-import { nameKeys, searchText, sortKey } from "./search_text.ts";
+import { sortKey } from "./sort_key.ts";
 import { lookupZip, ZIP_DATASET } from "../geo/zip.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
-import { foldText } from "../text/fold.ts";
 
 /** One input file, as recorded in the dataset metadata. */
 export interface FileRecord {
@@ -120,7 +120,7 @@ export class DatabaseBuilder {
     this.#stage.exec(BUILD_PRAGMAS);
     this.#stage.exec(STAGE_SCHEMA);
     this.#stageProvider = this.#stage.prepare(
-      "INSERT OR REPLACE INTO provider (npi, doc) VALUES (?, ?)",
+      "INSERT OR REPLACE INTO provider (npi, active, sort_key, doc) VALUES (?, ?, ?, ?)",
     );
     this.#stageOther = this.#stage.prepare("INSERT INTO other_name (npi, doc) VALUES (?, ?)");
     this.#stageLocation = this.#stage.prepare("INSERT INTO location (npi, doc) VALUES (?, ?)");
@@ -184,7 +184,13 @@ export class DatabaseBuilder {
 
   /** Stages a provider from the main file; a later row for the same NPI replaces it. */
   addProvider(provider: Provider): void {
-    this.#write(this.#stageProvider, Number(provider.npi), encodeProvider(provider));
+    this.#write(
+      this.#stageProvider,
+      Number(provider.npi),
+      provider.status === "active" ? 1 : 0,
+      sortKey(provider),
+      encodeProvider(provider),
+    );
   }
 
   /** Stages an other name (othername file). */
@@ -228,11 +234,8 @@ export class DatabaseBuilder {
     const stats = this.#options.update
       ? this.#applyUpdate(onProgress)
       : this.#buildFresh(onProgress);
-    onProgress(stats.providers, stats.providers, "indexes");
+    onProgress(1, 1, "indexes");
     if (!this.#options.update) db.exec(INDEXES);
-    db.exec("INSERT INTO provider_fts(provider_fts) VALUES ('optimize')");
-    onProgress(stats.providers, stats.providers, "vocabulary");
-    buildVocabulary(db);
     this.#writeTaxonomy();
     const counts = db.prepare(
       "SELECT count(*) AS records, coalesce(sum(active), 0) AS active FROM provider",
@@ -293,13 +296,23 @@ export class DatabaseBuilder {
   #applyDeactivationsToStage(): void {
     const db = this.#stage;
     const get = db.prepare("SELECT doc FROM provider WHERE npi = ?");
-    const put = db.prepare("INSERT OR REPLACE INTO provider (npi, doc) VALUES (?, ?)");
+    const put = db.prepare(
+      "INSERT OR REPLACE INTO provider (npi, active, sort_key, doc) VALUES (?, ?, ?, ?)",
+    );
     db.exec("BEGIN");
     for (const row of db.prepare("SELECT npi, date FROM deactivation").all()) {
       const { npi, date } = row as { npi: number; date: string | null };
       const found = get.get(npi) as { doc: string } | undefined;
-      const provider = found ? decodeProvider(found.doc, () => null) : deactivatedStub(String(npi));
-      put.run(npi, encodeProvider(deactivate(provider, date)));
+      const provider = deactivate(
+        found ? decodeProvider(found.doc, () => null) : deactivatedStub(String(npi)),
+        date,
+      );
+      put.run(
+        npi,
+        provider.status === "active" ? 1 : 0,
+        sortKey(provider),
+        encodeProvider(provider),
+      );
     }
     db.exec("COMMIT");
   }
@@ -309,66 +322,69 @@ export class DatabaseBuilder {
     const stage = this.#stage;
     this.#applyDeactivationsToStage();
     const total = (stage.prepare("SELECT count(*) AS n FROM provider").get() as { n: number }).n;
-    // Rank: active first, then by name, then NPI. Sort keys are computed once into a staged table.
-    stage.exec("CREATE TABLE rank (active INTEGER, sort_key TEXT, npi INTEGER)");
-    const addRank = stage.prepare("INSERT INTO rank VALUES (?, ?, ?)");
-    stage.exec("BEGIN");
-    let n = 0;
-    for (const row of stage.prepare("SELECT npi, doc FROM provider").iterate()) {
-      const { npi, doc } = row as { npi: number; doc: string };
-      const p = decodeProvider(doc, () => null);
-      addRank.run(p.status === "active" ? 1 : 0, sortKey(p), npi);
-      if (++n % 50_000 === 0) onProgress(n, total * 2, "ranking");
-    }
-    stage.exec("COMMIT");
-    stage.exec("CREATE INDEX rank_order ON rank(active DESC, sort_key, npi)");
-
+    // Rank: active first, then by name, then NPI; ids follow the rank.
+    onProgress(0, total, "ranking");
+    stage.exec("CREATE INDEX provider_rank ON provider(active DESC, sort_key, npi)");
     const sides = {
       other: this.#npiSet("other_name"),
       location: this.#npiSet("location"),
       endpoint: this.#npiSet("endpoint"),
     };
     const side = this.#sideRows("stage");
-    const getDoc = stage.prepare("SELECT doc FROM provider WHERE npi = ?");
-    const writer = new DerivedWriter(db, this.#describe);
+    const index = new IndexBuilder({
+      capacity: total,
+      specialtyWords: (code) => specialtyWords(code, this.#describe(code)),
+    });
+    const insert = db.prepare(
+      "INSERT INTO provider (id, npi, active, postal, doc) VALUES (?, ?, ?, ?, ?)",
+    );
     const stats = emptyStats();
     let id = 0;
     db.exec("BEGIN");
-    for (
-      const row of stage.prepare("SELECT npi FROM rank ORDER BY active DESC, sort_key, npi")
-        .iterate()
-    ) {
-      const { npi } = row as { npi: number };
-      const base = decodeProvider((getDoc.get(npi) as { doc: string }).doc, this.#describe);
+    const ranked = stage.prepare(
+      "SELECT npi, doc FROM provider ORDER BY active DESC, sort_key, npi",
+    );
+    for (const row of ranked.iterate()) {
+      const { npi, doc } = row as { npi: number; doc: string };
+      const base = decodeProvider(doc, this.#describe);
       const provider = withSides(base, {
         otherNames: sides.other.has(npi) ? docs(side.other, npi).map(unpackOtherName) : [],
         locations: sides.location.has(npi) ? docs(side.location, npi).map(parseLocation) : [],
         endpoints: sides.endpoint.has(npi) ? docs(side.endpoint, npi).map(parseEndpoint) : [],
       });
       stats.zipsNotFound += locate(provider);
-      writer.write(++id, provider);
+      id++;
+      insert.run(
+        id,
+        npi,
+        provider.status === "active" ? 1 : 0,
+        postalKey(provider),
+        encodeProvider(provider),
+      );
+      index.add(id, provider);
       if (id % 20_000 === 0) {
         db.exec("COMMIT");
-        onProgress(total + id, total * 2, "indexing");
+        onProgress(id, total, "indexing");
         db.exec("BEGIN");
       }
     }
     db.exec("COMMIT");
     // Reference rows are kept for later weekly updates; rows of unknown NPIs are orphans.
     for (const table of ["other_name", "location", "endpoint"]) {
-      const insert = db.prepare(`INSERT INTO ${table} (npi, doc) VALUES (?, ?)`);
+      const copy = db.prepare(`INSERT INTO ${table} (npi, doc) VALUES (?, ?)`);
       db.exec("BEGIN");
       for (
         const row of stage.prepare(`SELECT npi, doc FROM ${table} ORDER BY npi, rowid`).iterate()
       ) {
         const { npi, doc } = row as { npi: number; doc: string };
-        insert.run(npi, doc);
+        copy.run(npi, doc);
       }
       db.exec("COMMIT");
       stats.orphans += (stage.prepare(
         `SELECT count(*) AS n FROM ${table} s WHERE NOT EXISTS (SELECT 1 FROM provider p WHERE p.npi = s.npi)`,
       ).get() as { n: number }).n;
     }
+    index.write(db, (phase) => onProgress(total, total, phase));
     return stats;
   }
 
@@ -391,7 +407,10 @@ export class DatabaseBuilder {
     const getDeactivation = this.#stage.prepare("SELECT date FROM deactivation WHERE npi = ?");
     let nextId =
       (db.prepare("SELECT coalesce(max(id), 0) AS n FROM provider").get() as { n: number }).n;
-    const writer = new DerivedWriter(db, this.#describe);
+    const remove = db.prepare("DELETE FROM provider WHERE id = ?");
+    const insert = db.prepare(
+      "INSERT INTO provider (id, npi, active, postal, doc) VALUES (?, ?, ?, ?, ?)",
+    );
     const sideStatements = (table: string) => ({
       remove: db.prepare(`DELETE FROM ${table} WHERE npi = ?`),
       insert: db.prepare(`INSERT INTO ${table} (npi, doc) VALUES (?, ?)`),
@@ -437,8 +456,14 @@ export class DatabaseBuilder {
       });
       stats.zipsNotFound += locate(provider);
       const id = existing?.id ?? ++nextId;
-      if (existing) writer.remove(id);
-      writer.write(id, provider);
+      if (existing) remove.run(id);
+      insert.run(
+        id,
+        npi,
+        provider.status === "active" ? 1 : 0,
+        postalKey(provider),
+        encodeProvider(provider),
+      );
       for (const kind of ["other", "location", "endpoint"] as const) {
         if (!stagedHas[kind].has(npi)) continue;
         replaceSide[kind].remove.run(npi);
@@ -451,7 +476,25 @@ export class DatabaseBuilder {
       }
     }
     db.exec("COMMIT");
+    this.#rebuildIndex(onProgress);
     return stats;
+  }
+
+  /** Rebuilds the search index from the provider table, in id order. */
+  #rebuildIndex(onProgress: FinalizeProgress): void {
+    const db = this.#db;
+    const total = (db.prepare("SELECT count(*) AS n FROM provider").get() as { n: number }).n;
+    const index = new IndexBuilder({
+      capacity: total,
+      specialtyWords: (code) => specialtyWords(code, this.#describe(code)),
+    });
+    let n = 0;
+    for (const row of db.prepare("SELECT id, doc FROM provider ORDER BY id").iterate()) {
+      const { id, doc } = row as { id: number; doc: string };
+      index.add(id, decodeProvider(doc, this.#describe));
+      if (++n % 50_000 === 0) onProgress(n, total, "indexing");
+    }
+    index.write(db, (phase) => onProgress(total, total, phase));
   }
 
   #writeTaxonomy(): void {
@@ -508,79 +551,9 @@ export class DatabaseBuilder {
   }
 }
 
-/** Writes a provider's row and derived index rows, and removes them. */
-class DerivedWriter {
-  #provider: StatementSync;
-  #fts: StatementSync;
-  #geo: StatementSync;
-  #taxonomy: StatementSync;
-  #name: StatementSync;
-  #removes: StatementSync[];
-  #describe: (code: string) => string | null;
-
-  constructor(db: DatabaseSync, describe: (code: string) => string | null) {
-    this.#describe = describe;
-    this.#provider = db.prepare(
-      `INSERT INTO provider (id, npi, active, entity, sex, state, city, zip5, postal, lat, lon, taxonomy, sort_key, doc)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.#fts = db.prepare(
-      "INSERT INTO provider_fts (rowid, surname, given, other, specialty, specialty2, place) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
-    this.#geo = db.prepare(
-      "INSERT INTO provider_geo (id, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)",
-    );
-    this.#taxonomy = db.prepare(
-      "INSERT INTO provider_taxonomy (code, id, is_primary) VALUES (?, ?, ?)",
-    );
-    this.#name = db.prepare("INSERT INTO name_key (kind, key, id) VALUES (?, ?, ?)");
-    this.#removes = [
-      db.prepare("DELETE FROM provider WHERE id = ?"),
-      db.prepare("DELETE FROM provider_fts WHERE rowid = ?"),
-      db.prepare("DELETE FROM provider_geo WHERE id = ?"),
-      db.prepare("DELETE FROM provider_taxonomy WHERE id = ?"),
-      db.prepare("DELETE FROM name_key WHERE id = ?"),
-    ];
-  }
-
-  write(id: number, p: Provider): void {
-    const loc = p.practice_location;
-    const postal = loc?.postal_code?.replace(/[^0-9A-Za-z]/g, "") || null;
-    const primary = p.taxonomies.find((t) => t.primary) ?? p.taxonomies[0];
-    this.#provider.run(
-      id,
-      Number(p.npi),
-      p.status === "active" ? 1 : 0,
-      p.entity_type === "individual" ? 1 : p.entity_type === "organization" ? 2 : null,
-      p.individual?.sex ?? null,
-      loc?.state?.toUpperCase() ?? null,
-      loc?.city ? foldText(loc.city).toUpperCase() : null,
-      postal && /^\d{5}/.test(postal) ? postal.slice(0, 5) : null,
-      postal,
-      loc?.lat ?? null,
-      loc?.lon ?? null,
-      primary?.code ?? null,
-      sortKey(p),
-      encodeProvider(p),
-    );
-    const text = searchText(p, this.#describe);
-    this.#fts.run(
-      id,
-      text.surname,
-      text.given,
-      text.other,
-      text.specialty,
-      text.specialty2,
-      text.place,
-    );
-    if (loc?.lat != null && loc.lon != null) this.#geo.run(id, loc.lat, loc.lat, loc.lon, loc.lon);
-    for (const t of p.taxonomies) this.#taxonomy.run(t.code, id, t.primary ? 1 : 0);
-    for (const [kind, key] of nameKeys(p)) this.#name.run(kind, key, id);
-  }
-
-  remove(id: number): void {
-    for (const statement of this.#removes) statement.run(id);
-  }
+/** The practice postal code as stored for exact 9-digit lookups (letters and digits only). */
+function postalKey(p: Provider): string | null {
+  return p.practice_location?.postal_code?.replace(/[^0-9A-Za-z]/g, "") || null;
 }
 
 function emptyStats(): BuildStats {

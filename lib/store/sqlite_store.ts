@@ -9,8 +9,10 @@ import type { TaxonomyEntry, TaxonomySection } from "../taxonomy/nucc.ts";
 import { decodeProvider } from "./codec.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
 import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
-import { search } from "../search/engine.ts";
+import { ResultCache, search } from "../search/engine.ts";
 import { TypoFinder } from "../search/text_query.ts";
+import { SearchIndex } from "../index/reader.ts";
+import { specialtyVocabulary } from "../search/specialty_words.ts";
 
 /** A SQLite store, with its connection for the search module. */
 export interface SqliteStore extends ProviderStore {
@@ -18,6 +20,8 @@ export interface SqliteStore extends ProviderStore {
   readonly db: DatabaseSync;
   /** Description of a taxonomy code. */
   describe(code: string): string | null;
+  /** The loaded search index. */
+  readonly index: SearchIndex;
 }
 
 function readMeta(db: DatabaseSync): Map<string, string> {
@@ -36,7 +40,10 @@ function readMeta(db: DatabaseSync): Map<string, string> {
  * store.getProvider("1003000126")?.name;
  * ```
  */
-export function openSqliteStore(path: string): SqliteStore {
+export function openSqliteStore(
+  path: string,
+  options: { postingCacheBytes?: number; resultCacheBytes?: number } = {},
+): SqliteStore {
   try {
     const stat = Deno.statSync(path);
     if (!stat.isFile) throw new StoreOpenError(`Cannot open '${path}': it is not a file`);
@@ -91,12 +98,26 @@ export function openSqliteStore(path: string): SqliteStore {
     zip_dataset: meta.get("zip_dataset") ?? "",
     zips_not_found: Number(meta.get("zips_not_found") ?? 0),
   };
+  let index: SearchIndex;
+  try {
+    index = SearchIndex.open(db, { cacheBytes: options.postingCacheBytes });
+  } catch (error) {
+    db.close();
+    throw new StoreOpenError(
+      `Cannot serve '${path}': its search index is unreadable (${
+        error instanceof Error ? error.message : error
+      }); ` +
+        "import the files again",
+    );
+  }
   const typos = new TypoFinder(db);
-  const counts = { active: info.active, records: info.records };
+  const specialties = specialtyVocabulary(index.codes, describe);
+  const cache = new ResultCache(options.resultCacheBytes ?? 64 * 1024 * 1024);
   return {
     db,
+    index,
     describe,
-    search: (query, signal) => search(query, { db, typos, counts, signal }),
+    search: (query, signal) => search(query, { db, index, typos, specialties, cache, signal }),
     getProvider(npi: string): Provider | null {
       if (!/^\d{10}$/.test(npi)) return null;
       const row = byNpi.get(Number(npi)) as { doc: string } | undefined;

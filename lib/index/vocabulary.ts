@@ -1,6 +1,6 @@
 /**
- * The typo-tolerance vocabulary: every term of the full-text index with its
- * document count, and delete-neighbourhood keys. A term of 5+ letters is
+ * The typo-tolerance vocabulary: every term of the index's text fields and
+ * specialty words with its provider count, and delete-neighbourhood keys. A term of 5+ letters is
  * stored under each string one deletion away, one of 9+ letters also two
  * deletions away, so a query word finds the terms within its edit budget by
  * looking up its own deletions (the symmetric-delete method).
@@ -8,7 +8,6 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { VOCABULARY_SCHEMA } from "./schema.ts";
 
 /** Shortest term stored under its deletions. */
 export const MIN_TYPO_TERM = 5;
@@ -33,29 +32,30 @@ export function deletions(word: string, edits: 1 | 2): string[] {
   return [...two];
 }
 
-/** Rebuilds the vocabulary tables from the full-text index. */
-export function buildVocabulary(db: DatabaseSync): void {
-  db.exec(VOCABULARY_SCHEMA);
+/**
+ * Rebuilds the vocabulary tables from the index's terms and how many
+ * providers carry each.
+ */
+export function buildVocabulary(db: DatabaseSync, frequencies: ReadonlyMap<string, number>): void {
   db.exec("DELETE FROM term; DELETE FROM typo_key;");
-  db.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, provider_fts, 'row')");
   const addTerm = db.prepare("INSERT INTO term (term, docs) VALUES (?, ?)");
-  const addKey = db.prepare("INSERT OR IGNORE INTO typo_key (key, term) VALUES (?, ?)");
+  const keys: [string, string][] = [];
   db.exec("BEGIN");
-  let n = 0;
-  for (const row of db.prepare("SELECT term, doc FROM temp.vocab").iterate()) {
-    const { term, doc } = row as { term: string; doc: number };
-    addTerm.run(term, doc);
-    if (term.length >= MIN_TYPO_TERM - 1) addKey.run(term, term);
+  for (const [term, docs] of frequencies) {
+    addTerm.run(term, docs);
+    if (term.length >= MIN_TYPO_TERM - 1) keys.push([term, term]);
     if (term.length >= MIN_TYPO_TERM) {
       for (const key of deletions(term, term.length >= MIN_TWO_EDIT_TERM ? 2 : 1)) {
-        addKey.run(key, term);
+        keys.push([key, term]);
       }
     }
-    if (++n % 50_000 === 0) {
-      db.exec("COMMIT");
-      db.exec("BEGIN");
-    }
   }
+  // Inserting in key order keeps the WITHOUT ROWID table's b-tree appends sequential.
+  keys.sort((
+    a,
+    b,
+  ) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  const addKey = db.prepare("INSERT OR IGNORE INTO typo_key (key, term) VALUES (?, ?)");
+  for (const [key, term] of keys) addKey.run(key, term);
   db.exec("COMMIT");
-  db.exec("DROP TABLE temp.vocab");
 }

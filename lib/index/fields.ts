@@ -1,0 +1,107 @@
+/**
+ * The fields of the search index. Text fields hold folded words; key fields
+ * hold whole folded names (for the NPPES-style name filters); the others are
+ * derived from columns when the index is written.
+ *
+ * @module
+ */
+
+/** Field numbers as stored in the `posting` table. */
+export const FIELD = {
+  /** Words of the surname, or of an organization's legal name. */
+  surname: 1,
+  /** Words of the first and middle names. */
+  given: 2,
+  /** Words of other names (DBA, former names...). */
+  other: 3,
+  /** Words of the practice city. */
+  place: 4,
+  /** Primary taxonomy code. */
+  primaryCode: 5,
+  /** Other taxonomy codes. */
+  secondaryCode: 6,
+  /** Any taxonomy code. */
+  anyCode: 7,
+  /** Practice state. */
+  state: 8,
+  /** Practice city, whole, folded upper case. */
+  city: 9,
+  /** Practice ZIP (5 digits). */
+  zip5: 10,
+  /** Last-name keys (own and other names). */
+  lastKey: 11,
+  /** First-name keys. */
+  firstKey: 12,
+  /** Organization-name keys (legal and other names). */
+  orgKey: 13,
+  /** Geographic cell of the practice location. */
+  cell: 14,
+} as const;
+
+/** Fields whose terms get precomputed prefix lists. */
+export const PREFIXED_FIELDS: readonly number[] = [
+  FIELD.surname,
+  FIELD.given,
+  FIELD.other,
+  FIELD.place,
+  FIELD.lastKey,
+  FIELD.firstKey,
+  FIELD.orgKey,
+];
+
+/** Text fields, whose terms make the typo vocabulary. */
+export const TEXT_FIELDS: readonly number[] = [
+  FIELD.surname,
+  FIELD.given,
+  FIELD.other,
+  FIELD.place,
+];
+
+/** Prefix lengths with precomputed lists (`jo*`, `joh*`). */
+export const PREFIX_LENGTHS: readonly number[] = [2, 3];
+/** A prefix list is precomputed only when this many terms share the prefix. */
+export const PREFIX_MIN_TERMS = 8;
+
+/** Size of a geographic cell, in degrees. */
+export const CELL_DEGREES = 0.25;
+const CELLS_PER_ROW = 360 / CELL_DEGREES;
+
+/**
+ * The cell of a point.
+ *
+ * @example
+ * ```ts
+ * cellOf(40.75, -73.99); // the cell holding midtown Manhattan
+ * ```
+ */
+export function cellOf(lat: number, lon: number): number {
+  const row = Math.min(719, Math.max(0, Math.floor((lat + 90) / CELL_DEGREES)));
+  const col = Math.min(CELLS_PER_ROW - 1, Math.max(0, Math.floor((lon + 180) / CELL_DEGREES)));
+  return row * CELLS_PER_ROW + col;
+}
+
+/** Cells overlapping a bounding box. */
+export function cellsIn(
+  box: { minLat: number; maxLat: number; minLon: number; maxLon: number },
+): number[] {
+  const out: number[] = [];
+  const r0 = Math.floor((box.minLat + 90) / CELL_DEGREES),
+    r1 = Math.floor((box.maxLat + 90) / CELL_DEGREES);
+  const c0 = Math.floor((box.minLon + 180) / CELL_DEGREES),
+    c1 = Math.floor((box.maxLon + 180) / CELL_DEGREES);
+  for (let r = Math.max(0, r0); r <= Math.min(719, r1); r++) {
+    for (let c = Math.max(0, c0); c <= Math.min(CELLS_PER_ROW - 1, c1); c++) {
+      out.push(r * CELLS_PER_ROW + c);
+    }
+  }
+  return out;
+}
+
+/** Bits of the `flags` column. */
+export const FLAG = {
+  active: 1,
+  individual: 2,
+  organization: 4,
+  male: 8,
+  female: 16,
+} as const;

@@ -1,0 +1,216 @@
+/**
+ * Set operations on sorted, duplicate-free `Uint32Array`s of provider ids:
+ * the posting lists of the search index.
+ *
+ * @module
+ */
+
+/** An empty posting list. */
+export const EMPTY: Uint32Array = new Uint32Array(0);
+
+/** First index in `list[from..]` whose value is ≥ `target` (galloping, then binary search). */
+export function seek(list: Uint32Array, target: number, from = 0): number {
+  let step = 1, lo = from, hi = from;
+  while (hi < list.length && list[hi]! < target) {
+    lo = hi + 1;
+    hi += step;
+    step <<= 1;
+  }
+  if (hi > list.length) hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Intersection of two lists; gallops through the longer one, so the cost
+ * follows the shorter.
+ *
+ * @example
+ * ```ts
+ * intersect(Uint32Array.of(1, 3, 5), Uint32Array.of(3, 4, 5)); // Uint32Array [3, 5]
+ * ```
+ */
+export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
+  if (a.length > b.length) [a, b] = [b, a];
+  const out = new Uint32Array(a.length);
+  let n = 0, j = 0;
+  for (let i = 0; i < a.length && j < b.length; i++) {
+    const v = a[i]!;
+    if (b[j]! < v) j = b.length - a.length > 64 ? seek(b, v, j) : advance(b, v, j);
+    if (j < b.length && b[j] === v) out[n++] = v;
+  }
+  return out.subarray(0, n);
+}
+
+function advance(list: Uint32Array, target: number, j: number): number {
+  while (j < list.length && list[j]! < target) j++;
+  return j;
+}
+
+/** Intersection of many lists, shortest first. */
+export function intersectAll(lists: readonly Uint32Array[]): Uint32Array {
+  if (lists.length === 0) throw new RangeError("Cannot intersect no lists");
+  const sorted = [...lists].sort((a, b) => a.length - b.length);
+  let out = sorted[0]!;
+  for (let i = 1; i < sorted.length && out.length > 0; i++) out = intersect(out, sorted[i]!);
+  return out;
+}
+
+/**
+ * Union of many lists.
+ *
+ * @example
+ * ```ts
+ * unionAll([Uint32Array.of(1, 4), Uint32Array.of(2, 4)]); // Uint32Array [1, 2, 4]
+ * ```
+ */
+export function unionAll(lists: readonly Uint32Array[]): Uint32Array {
+  const nonEmpty = lists.filter((l) => l.length > 0);
+  if (nonEmpty.length === 0) return EMPTY;
+  if (nonEmpty.length === 1) return nonEmpty[0]!;
+  let total = 0;
+  for (const l of nonEmpty) total += l.length;
+  if (nonEmpty.length > 8) {
+    // Many lists: concatenate and sort, then drop duplicates.
+    const all = new Uint32Array(total);
+    let at = 0;
+    for (const l of nonEmpty) {
+      all.set(l, at);
+      at += l.length;
+    }
+    all.sort();
+    let n = 0;
+    for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i]!;
+    return all.subarray(0, n);
+  }
+  let acc = nonEmpty[0]!;
+  for (let i = 1; i < nonEmpty.length; i++) acc = union2(acc, nonEmpty[i]!);
+  return acc;
+}
+
+function union2(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0, j = 0, n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!, y = b[j]!;
+    if (x < y) {
+      out[n++] = x;
+      i++;
+    } else if (y < x) {
+      out[n++] = y;
+      j++;
+    } else {
+      out[n++] = x;
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out[n++] = a[i++]!;
+  while (j < b.length) out[n++] = b[j++]!;
+  return out.subarray(0, n);
+}
+
+/** Ids with a level (lower is better): a posting list annotated per id. */
+export interface Leveled {
+  ids: Uint32Array;
+  levels: Uint8Array;
+}
+
+/**
+ * Union of lists tagged with levels: each id keeps the lowest level of the
+ * lists it is in.
+ *
+ * @example
+ * ```ts
+ * unionLeveled([{ list: Uint32Array.of(1, 2), level: 3 }, { list: Uint32Array.of(2), level: 1 }]);
+ * // { ids: [1, 2], levels: [3, 1] }
+ * ```
+ */
+export function unionLeveled(parts: readonly { list: Uint32Array; level: number }[]): Leveled {
+  const nonEmpty = parts.filter((p) => p.list.length > 0).sort((a, b) => a.level - b.level);
+  if (nonEmpty.length === 0) return { ids: EMPTY, levels: new Uint8Array(0) };
+  let ids = nonEmpty[0]!.list;
+  let levels = new Uint8Array(ids.length).fill(nonEmpty[0]!.level);
+  for (let p = 1; p < nonEmpty.length; p++) {
+    const b = nonEmpty[p]!.list, level = nonEmpty[p]!.level;
+    const outIds = new Uint32Array(ids.length + b.length);
+    const outLevels = new Uint8Array(ids.length + b.length);
+    let i = 0, j = 0, n = 0;
+    while (i < ids.length && j < b.length) {
+      const x = ids[i]!, y = b[j]!;
+      if (x < y) {
+        outIds[n] = x;
+        outLevels[n++] = levels[i++]!;
+      } else if (y < x) {
+        outIds[n] = y;
+        outLevels[n++] = level;
+        j++;
+      } else {
+        outIds[n] = x;
+        outLevels[n++] = levels[i++]!; // parts are sorted by level: the earlier one is lower
+        j++;
+      }
+    }
+    while (i < ids.length) {
+      outIds[n] = ids[i]!;
+      outLevels[n++] = levels[i++]!;
+    }
+    while (j < b.length) {
+      outIds[n] = b[j++]!;
+      outLevels[n++] = level;
+    }
+    ids = outIds.subarray(0, n);
+    levels = outLevels.subarray(0, n);
+  }
+  return { ids, levels };
+}
+
+/** Intersection of leveled lists; an id's level becomes the highest (worst) of its lists. */
+export function intersectLeveled(a: Leveled, b: Leveled): Leveled {
+  if (a.ids.length > b.ids.length) [a, b] = [b, a];
+  const ids = new Uint32Array(a.ids.length);
+  const levels = new Uint8Array(a.ids.length);
+  let n = 0, j = 0;
+  for (let i = 0; i < a.ids.length && j < b.ids.length; i++) {
+    const v = a.ids[i]!;
+    if (b.ids[j]! < v) j = seek(b.ids, v, j);
+    if (j < b.ids.length && b.ids[j] === v) {
+      ids[n] = v;
+      levels[n++] = Math.max(a.levels[i]!, b.levels[j]!);
+    }
+  }
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
+}
+
+/** Keeps the ids of a leveled list that are also in `filter`. */
+export function filterLeveled(a: Leveled, filter: Uint32Array): Leveled {
+  const ids = new Uint32Array(Math.min(a.ids.length, filter.length));
+  const levels = new Uint8Array(ids.length);
+  let n = 0;
+  if (a.ids.length <= filter.length) {
+    let j = 0;
+    for (let i = 0; i < a.ids.length && j < filter.length; i++) {
+      const v = a.ids[i]!;
+      if (filter[j]! < v) j = seek(filter, v, j);
+      if (j < filter.length && filter[j] === v) {
+        ids[n] = v;
+        levels[n++] = a.levels[i]!;
+      }
+    }
+  } else {
+    let i = 0;
+    for (let j = 0; j < filter.length && i < a.ids.length; j++) {
+      const v = filter[j]!;
+      if (a.ids[i]! < v) i = seek(a.ids, v, i);
+      if (i < a.ids.length && a.ids[i] === v) {
+        ids[n] = v;
+        levels[n++] = a.levels[i]!;
+      }
+    }
+  }
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
+}
