@@ -23,7 +23,10 @@ import { isHealthPath } from "../routes/health.ts";
 const NEVER_ABORTED = new AbortController().signal;
 
 /** The handler `Deno.serve` calls. */
-export type ServeHandler = (request: Request, info?: Deno.ServeHandlerInfo) => Promise<Response>;
+export type ServeHandler = (
+  request: Request,
+  info?: Deno.ServeHandlerInfo,
+) => Response | Promise<Response>;
 
 /** What the application is made from. */
 export interface AppOptions extends RouteDeps {
@@ -78,7 +81,7 @@ export function createApp(options: AppOptions, routes: Route[] = createRoutes(op
   wrappers.push(withTimeout(config.requestTimeoutMs));
   const inner: Handler = compose(wrappers, router.handler);
 
-  async function handler(request: Request, info?: Deno.ServeHandlerInfo): Promise<Response> {
+  function handler(request: Request, info?: Deno.ServeHandlerInfo): Response | Promise<Response> {
     const remote = info?.remoteAddr;
     const ctx: RequestContext = {
       requestId: requestIdFor(request),
@@ -87,7 +90,7 @@ export function createApp(options: AppOptions, routes: Route[] = createRoutes(op
       remoteAddr: remote && "hostname" in remote ? remote.hostname : null,
       signal: NEVER_ABORTED,
     };
-    return await inner(request, ctx);
+    return inner(request, ctx);
   }
 
   return { handler, routes };

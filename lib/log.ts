@@ -28,19 +28,66 @@ export interface Logger {
 export function createLogger(
   options: { write?: (line: string, level: string) => void; now?: () => Date } = {},
 ): Logger {
-  const encoder = new TextEncoder();
-  const write = options.write ?? ((line: string, level: string) => {
-    const bytes = encoder.encode(line + "\n");
-    (level === "error" ? Deno.stderr : Deno.stdout).writeSync(bytes);
-  });
+  const write = options.write ?? bufferedWriter();
   const now = options.now ?? (() => new Date());
-  const emit = (level: string, message: string, fields: LogFields = {}) => {
-    write(JSON.stringify({ time: now().toISOString(), level, msg: message, ...fields }), level);
+  const emit = (level: string, message: string, fields?: LogFields) => {
+    // The fixed head is written by hand; only the fields go through JSON.stringify.
+    const head = `{"time":"${now().toISOString()}","level":"${level}","msg":${
+      JSON.stringify(message)
+    }`;
+    const rest = fields ? JSON.stringify(fields) : "{}";
+    write(rest === "{}" ? `${head}}` : `${head},${rest.slice(1)}`, level);
   };
   return {
     info: (message, fields) => emit("info", message, fields),
     warn: (message, fields) => emit("warn", message, fields),
     error: (message, fields) => emit("error", message, fields),
+  };
+}
+
+const pendingFlushes = new Set<() => void>();
+
+/** Writes out every buffered log line now (before exiting). */
+export function flushLogs(): void {
+  for (const flush of pendingFlushes) flush();
+}
+
+/**
+ * Writes lines to stdout (stderr for errors) in batches: at most every
+ * 20 ms or 32 KB, and at once on exit, so logging one line per request does
+ * not cost a system call per request.
+ */
+function bufferedWriter(): (line: string, level: string) => void {
+  const encoder = new TextEncoder();
+  let lines: string[] = [];
+  let size = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (lines.length === 0) return;
+    const bytes = encoder.encode(lines.join(""));
+    lines = [];
+    size = 0;
+    let written = 0;
+    while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
+  };
+  globalThis.addEventListener("unload", flush);
+  pendingFlushes.add(flush);
+  return (line, level) => {
+    if (level === "error") {
+      flush();
+      Deno.stderr.writeSync(encoder.encode(line + "\n"));
+      return;
+    }
+    lines.push(line + "\n");
+    size += line.length + 1;
+    if (size >= 32_768) flush();
+    else if (timer === undefined) {
+      const t = setTimeout(flush, 20);
+      Deno.unrefTimer(t);
+      timer = t;
+    }
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import type { App } from "./app.ts";
 import type { Config } from "./config.ts";
-import type { Logger } from "./log.ts";
+import { flushLogs, type Logger } from "./log.ts";
 
 /** What {@linkcode serve} needs. */
 export interface ServeOptions {
@@ -51,4 +51,5 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   await options.onClose?.();
   log.info("stopped");
+  flushLogs();
 }

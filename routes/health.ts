@@ -6,6 +6,7 @@
 import type { Route } from "../lib/http/router.ts";
 import { ref } from "../lib/schemas.ts";
 import { JSON_CONTENT_TYPE } from "../lib/http/json.ts";
+import { COMMON_HEADERS } from "../lib/http/wrappers.ts";
 
 const BODY = '{"status":"ok"}';
 

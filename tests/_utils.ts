@@ -28,13 +28,13 @@ export function testApp(
   return {
     ...app,
     logs,
-    request(path, init = {}) {
+    async request(path, init = {}) {
       const { remote = "127.0.0.1", ...rest } = init;
       const info = {
         remoteAddr: { transport: "tcp", hostname: remote, port: 40000 },
         completed: Promise.resolve(),
       } as Deno.ServeHandlerInfo<Deno.NetAddr>;
-      return app.handler(new Request(new URL(path, "http://localhost"), rest), info);
+      return await app.handler(new Request(new URL(path, "http://localhost"), rest), info);
     },
   };
 }

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { COMMON_HEADERS } from "./wrappers.ts";
+
 /** Media type of JSON bodies. */
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
@@ -21,6 +23,6 @@ export function jsonResponse(
 ): Response {
   return new Response(JSON.stringify(body), {
     status: init.status ?? 200,
-    headers: { "Content-Type": JSON_CONTENT_TYPE, ...init.headers },
+    headers: { ...COMMON_HEADERS, "Content-Type": JSON_CONTENT_TYPE, ...init.headers },
   });
 }

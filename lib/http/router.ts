@@ -135,6 +135,12 @@ function decodeParams(groups: Record<string, string | undefined>): Record<string
   return params;
 }
 
+async function headFrom(result: Response | Promise<Response>): Promise<Response> {
+  const response = await result;
+  await response.body?.cancel();
+  return new Response(null, { status: response.status, headers: response.headers });
+}
+
 /**
  * Compiles a route table. Static paths are looked up in a map, the others
  * tried in table order; the first match wins.
@@ -162,13 +168,16 @@ export function createRouter(routes: readonly Route[]): Router {
     return null;
   }
 
-  async function handler(request: Request, ctx: RequestContext): Promise<Response> {
+  const allows = new Map(routes.map((route) => [route, allowedMethods(route)]));
+
+  function handler(request: Request, ctx: RequestContext): Response | Promise<Response> {
     const found = match(ctx.url.pathname);
     if (!found) throw new NotFoundError(`No route for '${ctx.url.pathname}': see /openapi.json`);
     ctx.params = found.params;
     const { route } = found;
-    const method = request.method.toUpperCase();
-    const allow = allowedMethods(route);
+    const method = request.method;
+    const allow = allows.get(route)!;
+    if (method === "GET" && route.methods.GET) return route.methods.GET.handler(request, ctx);
     if (method === "OPTIONS") {
       return new Response(null, {
         status: STATUS_CODE.NoContent,
@@ -176,9 +185,7 @@ export function createRouter(routes: readonly Route[]): Router {
       });
     }
     if (method === "HEAD" && route.methods.GET) {
-      const response = await route.methods.GET.handler(request, ctx);
-      await response.body?.cancel();
-      return new Response(null, { status: response.status, headers: response.headers });
+      return headFrom(route.methods.GET.handler(request, ctx));
     }
     const endpoint = route.methods[method as Method];
     if (!endpoint) {
@@ -188,7 +195,7 @@ export function createRouter(routes: readonly Route[]): Router {
         { headers: { Allow: allow }, type: "method-not-allowed" },
       );
     }
-    return await endpoint.handler(request, ctx);
+    return endpoint.handler(request, ctx);
   }
 
   return { handler, match };

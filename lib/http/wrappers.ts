@@ -11,20 +11,28 @@ import { REQUEST_ID_HEADER } from "./request_id.ts";
 import { STATUS_CODE } from "./status.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 
-/** Headers every response carries. */
-const COMMON_HEADERS: Readonly<Record<string, string>> = {
+/**
+ * Headers every response carries (JSON responses are made with them
+ * already, so the wrapper only adds the request id): public data for any
+ * origin, and no content sniffing.
+ */
+export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": "X-Request-ID, Retry-After",
   "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
-  "X-Frame-Options": "DENY",
-  "Cross-Origin-Resource-Policy": "cross-origin",
 };
 
 /** The Content-Security-Policy of HTML pages: the service's own origin only. */
 export const HTML_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; " +
   "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/** Headers HTML pages carry besides the common ones. */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Security-Policy": HTML_CSP,
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "no-referrer",
+};
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {
   try {
@@ -39,39 +47,56 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
 }
 
 /**
+ * Applies `fn` to a handler's result: at once when the handler answered
+ * synchronously, after it settles otherwise. Keeps fast routes free of
+ * promise overhead through the whole wrapper chain.
+ */
+function then(
+  result: Response | Promise<Response>,
+  fn: (response: Response) => Response,
+): Response | Promise<Response> {
+  return result instanceof Promise ? result.then(fn) : fn(result);
+}
+
+/**
  * Gives every response its `X-Request-ID`, the CORS and security headers,
  * and a Content-Security-Policy on HTML.
  */
 export function withResponseHeaders(): Wrapper {
   return function responseHeaders(next: Handler): Handler {
-    return async (request, ctx) => {
-      const response = await next(request, ctx);
-      const headers: Record<string, string> = {
-        ...COMMON_HEADERS,
-        [REQUEST_ID_HEADER]: ctx.requestId,
-      };
-      if (response.headers.get("content-type")?.startsWith("text/html")) {
-        headers["Content-Security-Policy"] = HTML_CSP;
-      }
-      return withHeaders(response, headers);
-    };
+    return (request, ctx) =>
+      then(next(request, ctx), (response) => {
+        if (response.headers.has("x-content-type-options")) {
+          // Made with COMMON_HEADERS already (jsonResponse): only the id is missing.
+          return withHeaders(response, { [REQUEST_ID_HEADER]: ctx.requestId });
+        }
+        const headers: Record<string, string> = {
+          ...COMMON_HEADERS,
+          [REQUEST_ID_HEADER]: ctx.requestId,
+        };
+        if (response.headers.get("content-type")?.startsWith("text/html")) {
+          Object.assign(headers, PAGE_HEADERS);
+        }
+        return withHeaders(response, headers);
+      });
   };
 }
 
 /** Writes one JSON log line per request: time, request id, method, path, status, duration. */
 export function withLogging(log: Logger): Wrapper {
   return function logging(next: Handler): Handler {
-    return async (request, ctx) => {
+    return (request, ctx) => {
       const started = performance.now();
-      const response = await next(request, ctx);
-      log.info("request", {
-        request_id: ctx.requestId,
-        method: request.method.slice(0, 16),
-        path: ctx.url.pathname.slice(0, 512),
-        status: response.status,
-        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      return then(next(request, ctx), (response) => {
+        log.info("request", {
+          request_id: ctx.requestId,
+          method: request.method.slice(0, 16),
+          path: ctx.url.pathname.slice(0, 512),
+          status: response.status,
+          duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        });
+        return response;
       });
-      return response;
     };
   };
 }
@@ -83,10 +108,8 @@ export function withLogging(log: Logger): Wrapper {
  */
 export function withErrors(log: Logger): Wrapper {
   return function errors(next: Handler): Handler {
-    return async (request, ctx) => {
-      try {
-        return await next(request, ctx);
-      } catch (error) {
+    return (request, ctx) => {
+      const render = (error: unknown): Response => {
         if (error instanceof HttpError) return problemResponse(error, ctx.requestId);
         log.error("unhandled error", {
           request_id: ctx.requestId,
@@ -102,6 +125,12 @@ export function withErrors(log: Logger): Wrapper {
           ),
           ctx.requestId,
         );
+      };
+      try {
+        const result = next(request, ctx);
+        return result instanceof Promise ? result.catch(render) : result;
+      } catch (error) {
+        return render(error);
       }
     };
   };
@@ -129,31 +158,61 @@ export function withUrlLimit(maxBytes = MAX_URL_BYTES): Wrapper {
 
 /**
  * Answers 503 when the handler has not answered within `timeoutMs`, and
- * aborts the request's signal so the work behind it stops.
+ * aborts the request's signal so the work behind it stops. Handlers that
+ * answer synchronously cost nothing; pending ones are watched by one shared
+ * sweeper instead of a timer each.
  */
 export function withTimeout(timeoutMs: number): Wrapper {
+  const pending = new Set<{ deadline: number; controller: AbortController; expire: () => void }>();
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+  const sweep = () => {
+    const now = performance.now();
+    for (const entry of pending) {
+      if (entry.deadline <= now) {
+        pending.delete(entry);
+        entry.controller.abort(new DOMException("Request timed out", "TimeoutError"));
+        entry.expire();
+      }
+    }
+    if (pending.size === 0 && sweeper !== undefined) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
+  const interval = Math.max(5, Math.min(100, Math.floor(timeoutMs / 4)));
   return function timeout(next: Handler): Handler {
     return (request, ctx) => {
       const controller = new AbortController();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const expired = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          controller.abort(new DOMException("Request timed out", "TimeoutError"));
-          reject(
-            new UnavailableError(
-              `The request took longer than ${timeoutMs} ms and was abandoned: narrow the query or try again`,
-              1,
-              "timeout",
+      const result = next(request, { ...ctx, signal: controller.signal });
+      if (!(result instanceof Promise)) return result;
+      return new Promise<Response>((resolve, reject) => {
+        const entry = {
+          deadline: performance.now() + timeoutMs,
+          controller,
+          expire: () =>
+            reject(
+              new UnavailableError(
+                `The request took longer than ${timeoutMs} ms and was abandoned: narrow the query or try again`,
+                1,
+                "timeout",
+              ),
             ),
-          );
-        }, timeoutMs);
-      });
-      const work = Promise.resolve().then(() =>
-        next(request, { ...ctx, signal: controller.signal })
-      );
-      return Promise.race([work, expired]).finally(() => {
-        clearTimeout(timer);
-        work.catch(() => {}); // an abandoned handler's late failure is not unhandled
+        };
+        pending.add(entry);
+        if (sweeper === undefined) {
+          const timer = setInterval(sweep, interval);
+          Deno.unrefTimer(timer);
+          sweeper = timer;
+        }
+        result.then(
+          (response) => {
+            if (pending.delete(entry)) resolve(response);
+            else response.body?.cancel().catch(() => {});
+          },
+          (error) => {
+            if (pending.delete(entry)) reject(error);
+          },
+        );
       });
     };
   };

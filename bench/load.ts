@@ -1,0 +1,114 @@
+/**
+ * Load generation with `wrk` (from Debian), run as another process, reading
+ * its latency histogram through a small Lua reporter.
+ *
+ * @module
+ */
+
+/** Latency and throughput of one load run. */
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  errors: number;
+  non2xx: number;
+  p50_ms: number;
+  p95_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  mean_ms: number;
+}
+
+const REPORTER = `
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    '@@{"requests":%d,"duration_us":%d,"errors":%d,"non2xx":%d,"p50":%d,"p95":%d,"p99":%d,"max":%d,"mean":%.1f}\\n',
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout, e.status,
+    latency:percentile(50), latency:percentile(95), latency:percentile(99), latency.max, latency.mean))
+end
+`;
+
+let reporterPath: string | null = null;
+
+/** Makes sure `wrk` is installed (installs it with apt-get when missing). */
+export async function ensureWrk(log: (line: string) => void): Promise<void> {
+  if (await exists("/usr/bin/wrk")) return;
+  log("installing wrk (apt-get install wrk)");
+  const run = async (args: string[]) => {
+    const { code, stderr } = await new Deno.Command(args[0]!, {
+      args: args.slice(1),
+      stdout: "null",
+      stderr: "piped",
+    })
+      .output();
+    if (code !== 0) {
+      throw new Error(
+        `'${args.join(" ")}' failed: ${new TextDecoder().decode(stderr).slice(-400)}`,
+      );
+    }
+  };
+  await run(["apt-get", "update", "-qq"]);
+  await run(["apt-get", "install", "-y", "-qq", "wrk"]);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Drives `url` with `connections` connections for `seconds` seconds.
+ *
+ * @example
+ * ```ts
+ * const r = await runLoad("http://127.0.0.1:7860/health", { connections: 8, seconds: 10 });
+ * ```
+ */
+export async function runLoad(
+  url: string,
+  options: { connections: number; seconds: number },
+): Promise<LoadResult> {
+  if (!reporterPath) {
+    reporterPath = await Deno.makeTempFile({ suffix: ".lua" });
+    await Deno.writeTextFile(reporterPath, REPORTER);
+  }
+  const threads = Math.min(2, options.connections);
+  const { code, stdout, stderr } = await new Deno.Command("wrk", {
+    args: [
+      `-t${threads}`,
+      `-c${options.connections}`,
+      `-d${options.seconds}s`,
+      "--timeout",
+      "10s",
+      "-s",
+      reporterPath,
+      url,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(stdout);
+  const line = text.split("\n").find((l) => l.startsWith("@@"));
+  if (code !== 0 || !line) {
+    throw new Error(
+      `wrk failed on ${url}: ${new TextDecoder().decode(stderr).slice(-300)}${text.slice(-300)}`,
+    );
+  }
+  const r = JSON.parse(line.slice(2)) as Record<string, number>;
+  const ms = (us: number) => Math.round(us / 10) / 100;
+  return {
+    requests: r.requests!,
+    rps: Math.round((r.requests! / (r.duration_us! / 1e6)) * 10) / 10,
+    errors: r.errors!,
+    non2xx: r.non2xx!,
+    p50_ms: ms(r.p50!),
+    p95_ms: ms(r.p95!),
+    p99_ms: ms(r.p99!),
+    max_ms: ms(r.max!),
+    mean_ms: ms(r.mean!),
+  };
+}

@@ -1,0 +1,372 @@
+/**
+ * `deno task bench`: the performance benchmark. Builds (or reuses) a
+ * synthetic NPPES-format dataset, times its import through the real
+ * importer, serves it, drives the fixed query mix with wrk at 1 and 8
+ * connections, compares /health with a bare Deno.serve, runs the same mix
+ * against a PostgreSQL peer loaded from the same CSV, and writes
+ * bench/results/<date>-<records>.{json,md,svg}. The last line printed is
+ * one JSON summary.
+ *
+ * @module
+ */
+import { parseCli, UsageError } from "../lib/cli.ts";
+import { writeDemoCsv } from "../lib/demo/csv.ts";
+import { DEMO_GENERATOR_VERSION } from "../lib/demo/generate.ts";
+import { ensureWrk, type LoadResult, runLoad } from "./load.ts";
+import { memoryOf, waitFor, watchPeak } from "./proc.ts";
+import { CLASSES, type MixSamples, mixUrls, type QueryClass } from "./mix.ts";
+import {
+  type BenchResults,
+  geometricMean,
+  markdownReport,
+  svgChart,
+  TEXT_CLASSES,
+} from "./report.ts";
+
+const FULL_RECORDS = 9_726_865;
+const QUICK_RECORDS = 200_000;
+const ROOT = new URL("..", import.meta.url).pathname;
+
+const USAGE = `Usage: deno task bench [--quick] [--records N] [--seconds S] [--no-peer] [--keep-db]
+
+  --quick        200,000 records (default: ${
+  FULL_RECORDS.toLocaleString("en-US")
+}, the 2026-08 NPPES size)
+  --records N    dataset size
+  --seconds S    measured seconds per class and concurrency (default 10; 2 s warm-up before each)
+  --no-peer      skip the PostgreSQL peer
+The dataset CSV is cached in bench/.cache/ by size and generator version.`;
+
+function log(line: string): void {
+  console.error(`[bench] ${line}`);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes (or reuses) the NPPES-format CSV of `records` synthetic providers. */
+async function dataset(records: number): Promise<{ dir: string; files: Record<string, string> }> {
+  const dir = `${ROOT}bench/.cache/${records}-g${DEMO_GENERATOR_VERSION}`;
+  const marker = `${dir}/files.json`;
+  if (await exists(marker)) {
+    log(`reusing the cached dataset in ${dir}`);
+    return { dir, files: JSON.parse(await Deno.readTextFile(marker)) };
+  }
+  log(`writing ${records.toLocaleString("en-US")} synthetic providers as NPPES CSV into ${dir}`);
+  await Deno.mkdir(dir, { recursive: true });
+  const started = performance.now();
+  const { files } = await writeDemoCsv(dir, { records });
+  const byKind = Object.fromEntries(files.map((f) => [f.kind, f.path]));
+  await Deno.writeTextFile(marker, JSON.stringify(byKind));
+  log(`dataset written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { dir, files: byKind };
+}
+
+/** Imports the CSV through the real importer in a subprocess, measuring time and peak RSS. */
+async function timedImport(files: Record<string, string>, db: string, rows: number) {
+  for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(db + suffix).catch(() => {});
+  const args = [
+    "run",
+    "--allow-read",
+    "--allow-write",
+    "--allow-env",
+    "--allow-sys",
+    `${ROOT}scripts/import.ts`,
+    "--db",
+    db,
+    "--npi",
+    files.npidata!,
+    "--othername",
+    files.othername!,
+    "--pl",
+    files.pl!,
+    "--endpoint",
+    files.endpoint!,
+  ];
+  log(`importing: deno ${args.slice(5).join(" ")}`);
+  const started = performance.now();
+  const child = new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "inherit" })
+    .spawn();
+  const status = child.status;
+  const [peak, result, output] = await Promise.all([
+    watchPeak(child.pid, status),
+    status,
+    new Response(child.stdout).text(),
+  ]);
+  const seconds = (performance.now() - started) / 1000;
+  if (!result.success) {
+    throw new Error(`The import failed (exit ${result.code}): ${output.slice(-500)}`);
+  }
+  log(output.trim().split("\n").slice(0, 2).join(" | "));
+  return { seconds, rows, rows_per_s: Math.round(rows / seconds), peak_rss_mb: peak };
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/** Starts a server process; resolves when `readyPath` answers 200. */
+async function startServer(script: string, env: Record<string, string>, readyPath: string) {
+  const port = freePort();
+  const started = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      "--allow-write",
+      "--allow-sys",
+      script,
+    ],
+    env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}${readyPath}`, 120_000);
+  return { child, base, readyMs: performance.now() - started };
+}
+
+async function stop(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGTERM");
+  } catch { /* gone */ }
+  await child.status;
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new Error(`${url} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+  }
+  return await response.json() as T;
+}
+
+interface SearchBody {
+  total: number;
+  next_cursor: string | null;
+  results: { npi: string; individual: { last_name: string | null } | null }[];
+}
+
+/** Picks the mix's sample values from the served dataset. */
+async function pickSamples(base: string, records: number): Promise<MixSamples> {
+  const search = `${base}/v1/providers/search`;
+  const npi = (await getJson<SearchBody>(`${search}?limit=1&offset=${Math.min(1000, records - 1)}`))
+    .results[0]!.npi;
+  let rareSurnameTypo = "";
+  for (let offset = 137; offset < 10_000 && !rareSurnameTypo; offset += 211) {
+    const page = await getJson<SearchBody>(
+      `${search}?limit=10&offset=${offset}&entity_type=individual`,
+    );
+    for (const r of page.results) {
+      const last = r.individual?.last_name?.toLowerCase() ?? "";
+      if (!/^[a-z]{6,}$/.test(last)) continue;
+      const count = (await getJson<SearchBody>(`${search}?last_name=${last}&limit=1`)).total;
+      if (count >= 1 && count <= 3) {
+        // One substitution in the middle: within the typo budget of a 6+ letter word.
+        const i = Math.floor(last.length / 2);
+        rareSurnameTypo = last.slice(0, i) + (last[i] === "e" ? "a" : "e") + last.slice(i + 1);
+        break;
+      }
+    }
+  }
+  if (!rareSurnameTypo) rareSurnameTypo = "smiht";
+  let cursor: string | null = null;
+  for (let page = 1; page < 50; page++) {
+    const body: SearchBody = await getJson<SearchBody>(
+      `${search}${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
+    cursor = body.next_cursor;
+    if (!cursor) break;
+  }
+  return { npi, rareSurnameTypo, deepCursor: cursor };
+}
+
+/** Runs every class of the mix against `base` at 1 and 8 connections. */
+async function runMix(
+  base: string,
+  urls: Record<QueryClass, string>,
+  seconds: number,
+  who: string,
+) {
+  const out = {} as Record<QueryClass, { c1: LoadResult; c8: LoadResult; totals: number | null }>;
+  for (const c of CLASSES) {
+    const url = `${base}${urls[c]}`;
+    let totals: number | null = null;
+    try {
+      const body = await getJson<{ total?: number }>(url);
+      totals = typeof body.total === "number" ? body.total : null;
+    } catch (error) {
+      log(`${who} ${c}: ${error instanceof Error ? error.message : error}`);
+    }
+    await runLoad(url, { connections: 8, seconds: 2 });
+    const c1 = await runLoad(url, { connections: 1, seconds });
+    const c8 = await runLoad(url, { connections: 8, seconds });
+    log(
+      `${who.padEnd(8)} ${c.padEnd(24)} total ${
+        String(totals ?? "-").padStart(9)
+      }  c1 p50 ${c1.p50_ms} p99 ${c1.p99_ms}  ` +
+        `c8 p50 ${c8.p50_ms} p99 ${c8.p99_ms} ms, ${c8.rps} rps${
+          c8.errors + c8.non2xx ? `, ${c8.errors + c8.non2xx} errors` : ""
+        }`,
+    );
+    out[c] = { c1, c8, totals };
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const args = parseCli(Deno.args, {
+    string: ["records", "seconds"],
+    boolean: ["quick", "no-peer", "keep-db"],
+  });
+  if ((args as { help?: boolean }).help) {
+    console.log(USAGE);
+    return;
+  }
+  const records = args.records ? Number(args.records) : args.quick ? QUICK_RECORDS : FULL_RECORDS;
+  const seconds = args.seconds ? Number(args.seconds) : 10;
+  if (!Number.isInteger(records) || records < 1000) {
+    throw new UsageError("--records must be an integer ≥ 1000");
+  }
+  if (!Number.isFinite(seconds) || seconds < 1) throw new UsageError("--seconds must be ≥ 1");
+  await ensureWrk(log);
+
+  const { dir, files } = await dataset(records);
+  const db = `${dir}/providers.db`;
+  const imported = await timedImport(files, db, records);
+  log(
+    `import: ${imported.rows_per_s} rows/s, ${
+      imported.seconds.toFixed(1)
+    } s, peak RSS ${imported.peak_rss_mb} MB`,
+  );
+
+  const ours = await startServer(`${ROOT}main.ts`, { PROVIDERS_DB: db }, "/v1/dataset");
+  log(`serving in ${ours.readyMs.toFixed(0)} ms from start`);
+  const samples = await pickSamples(ours.base, records);
+  log(
+    `samples: ${
+      JSON.stringify({ ...samples, deepCursor: samples.deepCursor ? "(page 50)" : null })
+    }`,
+  );
+  const oursUrls = mixUrls(samples);
+  const classes = await runMix(ours.base, oursUrls, seconds, "ours");
+
+  const bare = await startServer(`${ROOT}bench/bare_server.ts`, {}, "/");
+  await runLoad(`${ours.base}/health`, { connections: 8, seconds: 2 });
+  const healthOurs = await runLoad(`${ours.base}/health`, { connections: 8, seconds });
+  await runLoad(`${bare.base}/`, { connections: 8, seconds: 2 });
+  const healthBare = await runLoad(`${bare.base}/`, { connections: 8, seconds });
+  await stop(bare.child);
+  const memory = await memoryOf(ours.child.pid);
+  await stop(ours.child);
+  log(
+    `/health ${healthOurs.rps} rps vs bare ${healthBare.rps} rps; serving RSS ${memory?.rss_mb} MB (peak ${memory?.peak_mb})`,
+  );
+
+  let peer: BenchResults["peer"] = null;
+  if (!args["no-peer"]) {
+    const { startPostgresPeer } = await import("./peer/postgres.ts");
+    const started = await startPostgresPeer({
+      csvDir: dir,
+      workDir: `${dir}/postgres`,
+      pgPort: freePort(),
+      httpPort: freePort(),
+      log: (line: string) => log(`peer: ${line}`),
+    });
+    try {
+      const peerClasses = await runMix(
+        started.url,
+        mixUrls({ ...samples, deepCursor: null }),
+        seconds,
+        started.name,
+      );
+      const ratios = CLASSES.map((c) => peerClasses[c].c8.p99_ms / classes[c].c8.p99_ms);
+      const textRatios = TEXT_CLASSES.map((c) => peerClasses[c].c8.p99_ms / classes[c].c8.p99_ms);
+      peer = {
+        name: started.name,
+        load_seconds: started.loadSeconds,
+        load_rows_per_s: started.loadRowsPerSecond,
+        classes: peerClasses,
+        p99_ratio: Math.round(geometricMean(ratios) * 10) / 10,
+        text_p99_ratio: Math.round(Math.min(...textRatios) * 10) / 10,
+      };
+    } finally {
+      await started.stop();
+    }
+  }
+
+  const results: BenchResults = {
+    date: new Date().toISOString().slice(0, 10),
+    records,
+    machine: {
+      cpus: navigator.hardwareConcurrency,
+      memory_gb: Math.round(Deno.systemMemoryInfo().total / 2 ** 30),
+      deno: Deno.version.deno,
+    },
+    import: imported,
+    startup_ms: Math.round(ours.readyMs),
+    serve_rss_mb: memory?.rss_mb ?? 0,
+    serve_peak_rss_mb: memory?.peak_mb ?? 0,
+    health: {
+      ours: healthOurs,
+      bare: healthBare,
+      ratio: Math.round((healthOurs.rps / healthBare.rps) * 100) / 100,
+    },
+    classes,
+    peer,
+  };
+  if (!args["keep-db"] && records === FULL_RECORDS) {
+    log(`the imported database stays in ${db} for reuse`);
+  }
+  const out = `${ROOT}bench/results`;
+  await Deno.mkdir(out, { recursive: true });
+  const name = `${out}/${results.date}-${records}`;
+  await Deno.writeTextFile(`${name}.json`, JSON.stringify(results, null, 2) + "\n");
+  await Deno.writeTextFile(`${name}.md`, markdownReport(results));
+  await Deno.writeTextFile(`${name}.svg`, svgChart(results));
+  log(`wrote ${name}.json, .md and .svg`);
+  console.error(markdownReport(results));
+  const summary = {
+    records,
+    classes: Object.fromEntries(
+      CLASSES.map((
+        c,
+      ) => [c, {
+        p50_ms: classes[c].c8.p50_ms,
+        p99_ms: classes[c].c8.p99_ms,
+        rps: classes[c].c8.rps,
+      }]),
+    ),
+    health_vs_bare: results.health.ratio,
+    import: { rows_per_s: imported.rows_per_s, peak_rss_mb: imported.peak_rss_mb },
+    serve_rss_mb: results.serve_peak_rss_mb,
+    startup_ms: results.startup_ms,
+    peer: peer
+      ? { name: peer.name, p99_ratio: peer.p99_ratio, text_p99_ratio: peer.text_p99_ratio }
+      : null,
+  };
+  console.log(JSON.stringify(summary));
+}
+
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`error: ${error.message}\n\n${USAGE}`);
+      Deno.exit(2);
+    }
+    throw error;
+  }
+}
