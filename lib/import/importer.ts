@@ -309,10 +309,13 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       files.push(f);
       builder.addFile(f);
     }
-    options.progress.start("finalizing", 1);
-    const stats = builder.finalize((done, total, phase) => {
-      options.progress.update(done / Math.max(1, total), done);
-      void phase;
+    let phase = "";
+    const stats = builder.finalize((done, total, current) => {
+      if (current !== phase) {
+        phase = current;
+        options.progress.start(`finalizing (${current})`, total);
+      }
+      options.progress.update(done, done);
     });
     options.progress.finish(
       `${stats.providers.toLocaleString("en-US")} providers indexed in ${

@@ -39,23 +39,23 @@ export function deletions(word: string, edits: 1 | 2): string[] {
 export function buildVocabulary(db: DatabaseSync, frequencies: ReadonlyMap<string, number>): void {
   db.exec("DELETE FROM term; DELETE FROM typo_key;");
   const addTerm = db.prepare("INSERT INTO term (term, docs) VALUES (?, ?)");
-  const keys: [string, string][] = [];
+  // "key\u0001term" strings sort like (key, term) pairs with the engine's native string sort.
+  const keys: string[] = [];
   db.exec("BEGIN");
   for (const [term, docs] of frequencies) {
     addTerm.run(term, docs);
-    if (term.length >= MIN_TYPO_TERM - 1) keys.push([term, term]);
+    if (term.length >= MIN_TYPO_TERM - 1) keys.push(`${term}\u0001${term}`);
     if (term.length >= MIN_TYPO_TERM) {
       for (const key of deletions(term, term.length >= MIN_TWO_EDIT_TERM ? 2 : 1)) {
-        keys.push([key, term]);
+        keys.push(`${key}\u0001${term}`);
       }
     }
   }
-  // Inserting in key order keeps the WITHOUT ROWID table's b-tree appends sequential.
-  keys.sort((
-    a,
-    b,
-  ) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  keys.sort();
   const addKey = db.prepare("INSERT OR IGNORE INTO typo_key (key, term) VALUES (?, ?)");
-  for (const [key, term] of keys) addKey.run(key, term);
+  for (const pair of keys) {
+    const cut = pair.indexOf("\u0001");
+    addKey.run(pair.slice(0, cut), pair.slice(cut + 1));
+  }
   db.exec("COMMIT");
 }

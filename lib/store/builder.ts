@@ -7,7 +7,7 @@
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import type { Endpoint, OtherLocation, OtherName, Provider } from "../provider.ts";
+import type { Endpoint, Location, OtherLocation, OtherName, Provider } from "../provider.ts";
 import { BASE_SCHEMA, INDEXES, SCHEMA_VERSION, STAGE_SCHEMA } from "./schema.ts";
 import { IndexBuilder } from "../index/builder.ts";
 import { specialtyWords } from "./specialty_words.ts";
@@ -90,6 +90,7 @@ export class DatabaseBuilder {
   readonly #batchSize: number;
   #pending = 0;
   #done = false;
+  #zipsNotFound = 0;
   #stageProvider: StatementSync;
   #stageOther: StatementSync;
   #stageLocation: StatementSync;
@@ -184,6 +185,7 @@ export class DatabaseBuilder {
 
   /** Stages a provider from the main file; a later row for the same NPI replaces it. */
   addProvider(provider: Provider): void {
+    this.#zipsNotFound += locate(provider);
     this.#write(
       this.#stageProvider,
       Number(provider.npi),
@@ -226,6 +228,7 @@ export class DatabaseBuilder {
     const started = performance.now();
     this.flush();
     const db = this.#db;
+    onProgress(0, 1, "reference indexes");
     this.#stage.exec(`
       CREATE INDEX other_name_npi ON other_name(npi);
       CREATE INDEX location_npi ON location(npi);
@@ -234,7 +237,7 @@ export class DatabaseBuilder {
     const stats = this.#options.update
       ? this.#applyUpdate(onProgress)
       : this.#buildFresh(onProgress);
-    onProgress(1, 1, "indexes");
+    onProgress(1, 1, "sql indexes");
     if (!this.#options.update) db.exec(INDEXES);
     this.#writeTaxonomy();
     const counts = db.prepare(
@@ -244,6 +247,7 @@ export class DatabaseBuilder {
     stats.active = counts.active;
     stats.deactivated = counts.records - counts.active;
     this.#writeMeta(stats);
+    onProgress(1, 1, "analyze");
     db.exec("ANALYZE");
     this.#stage.close();
     db.close();
@@ -339,6 +343,7 @@ export class DatabaseBuilder {
       "INSERT INTO provider (id, npi, active, postal, doc) VALUES (?, ?, ?, ?, ?)",
     );
     const stats = emptyStats();
+    stats.zipsNotFound = this.#zipsNotFound;
     let id = 0;
     db.exec("BEGIN");
     const ranked = stage.prepare(
@@ -593,8 +598,16 @@ function withSides(
 
 /** Puts ZIP centroids on the practice and secondary locations; returns how many US ZIPs were unknown. */
 function locate(p: Provider): number {
+  return locatePlaces([p.practice_location, ...p.other_locations]);
+}
+
+/** Puts ZIP centroids on the secondary locations only. */
+function locateOthers(p: Provider): number {
+  return locatePlaces(p.other_locations);
+}
+
+function locatePlaces(places: readonly (Location | null)[]): number {
   let missing = 0;
-  const places = [p.practice_location, ...p.other_locations];
   for (const place of places) {
     if (!place) continue;
     const us = !place.country_code || place.country_code === "US";
