@@ -20,8 +20,17 @@ export const handler = app.handler;
 
 if (import.meta.main) {
   const { serve } = await import("./lib/serve.ts");
-  const { startDataset } = await import("./lib/startup.ts");
+  const { reloadOnHangup, startDataset } = await import("./lib/startup.ts");
   startDataset(config, log, dataset);
-  await serve({ app, config, log, onClose: () => dataset.close() });
+  const stopReloading = reloadOnHangup(config, log, dataset);
+  await serve({
+    app,
+    config,
+    log,
+    onClose: () => {
+      stopReloading();
+      dataset.close();
+    },
+  });
   Deno.exit(0);
 }

@@ -112,3 +112,30 @@ function buildDemo(dataset: Dataset, config: Config, log: Logger): void {
   };
   worker.postMessage({ path, records: config.demoRecords, seed: config.demoSeed });
 }
+
+/**
+ * Reloads the database on `SIGHUP`: opens the file at `config.databasePath`
+ * again (an import renames its new file there) and swaps it in; requests in
+ * flight finish on the old one. A file that cannot be opened is logged and
+ * the current dataset keeps serving. Returns a function that stops listening.
+ */
+export function reloadOnHangup(config: Config, log: Logger, dataset: Dataset): () => void {
+  const reload = () => {
+    try {
+      const store = openSqliteStore(config.databasePath);
+      dataset.ready(store);
+      log.info("dataset reloaded", { path: config.databasePath, ...summary(store.dataset()) });
+    } catch (error) {
+      log.error("dataset reload failed; still serving the previous one", {
+        path: config.databasePath,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  };
+  try {
+    Deno.addSignalListener("SIGHUP", reload);
+  } catch {
+    return () => {}; // No SIGHUP here (Windows, Deno Deploy): restart to pick up a new file.
+  }
+  return () => Deno.removeSignalListener("SIGHUP", reload);
+}

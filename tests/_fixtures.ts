@@ -12,6 +12,7 @@ import {
 } from "../lib/nppes/columns.ts";
 import { formatNppesRow } from "../lib/nppes/csv_write.ts";
 import { npiCheckDigit } from "../lib/npi.ts";
+import { runImport } from "../lib/import/importer.ts";
 
 /** A valid NPI from its first nine digits. */
 export function npi(first9: string): string {
@@ -220,4 +221,12 @@ export async function writeFixtureFiles(
   await writeCsv(paths.pl, PL_COLUMNS, plRows());
   await writeCsv(paths.endpoint, ENDPOINT_COLUMNS, endpointRows());
   return paths;
+}
+
+/** Imports the fixture files into `dir/providers.db` and returns its path. */
+export async function fixtureDatabase(dir: string): Promise<string> {
+  const files = await writeFixtureFiles(dir);
+  const progress = { start() {}, update() {}, finish() {}, note() {} };
+  await runImport({ db: `${dir}/providers.db`, ...files, progress });
+  return `${dir}/providers.db`;
 }

@@ -2,7 +2,7 @@ import { assert, assertEquals, assertMatch } from "@std/assert";
 import { assertJson, assertProblem, testApp } from "./_utils.ts";
 import { Dataset } from "../lib/dataset.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
-import { fixtureDatabase } from "./store_test.ts";
+import { fixtureDatabase } from "./_fixtures.ts";
 import { NPI, npi } from "./_fixtures.ts";
 import type { Provider } from "../lib/provider.ts";
 

@@ -6,17 +6,8 @@ import { assert, assertEquals } from "@std/assert";
 import type { ProviderStore } from "../lib/store/store.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
 import { StoreOpenError } from "../lib/store/store.ts";
-import { runImport } from "../lib/import/importer.ts";
-import { NPI, npi, writeFixtureFiles } from "./_fixtures.ts";
+import { fixtureDatabase, NPI, npi } from "./_fixtures.ts";
 import { assertThrows } from "@std/assert";
-
-/** Builds the fixture database in `dir`. */
-export async function fixtureDatabase(dir: string): Promise<string> {
-  const files = await writeFixtureFiles(dir);
-  const progress = { start() {}, update() {}, finish() {}, note() {} };
-  await runImport({ db: `${dir}/providers.db`, ...files, progress });
-  return `${dir}/providers.db`;
-}
 
 /** The conformance suite. */
 export async function storeConformance(t: Deno.TestContext, store: ProviderStore): Promise<void> {

@@ -1,0 +1,198 @@
+/**
+ * Fault tests: a killed import leaves the served database byte-identical;
+ * the server keeps serving during an import and picks up the new database
+ * on SIGHUP without failing a request; bad database files at start-up give
+ * a clear error and no crash loop.
+ */
+import { assert, assertEquals, assertMatch } from "@std/assert";
+import { freePort } from "./_utils.ts";
+import { fixtureDatabase } from "./_fixtures.ts";
+import { writeDemoCsv } from "../lib/demo/csv.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+async function sha256(path: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(path));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function importCommand(db: string, csv: Record<string, string>): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-sys",
+      `${ROOT}scripts/import.ts`,
+      "--db",
+      db,
+      "--npi",
+      csv.npidata!,
+      "--othername",
+      csv.othername!,
+      "--pl",
+      csv.pl!,
+      "--endpoint",
+      csv.endpoint!,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  });
+}
+
+async function demoCsv(dir: string, records: number): Promise<Record<string, string>> {
+  const { files } = await writeDemoCsv(dir, { records, seed: 5 });
+  return Object.fromEntries(files.map((f) => [f.kind, f.path]));
+}
+
+Deno.test("[faults] an import killed with SIGKILL at any point leaves the served database byte-identical", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const db = await fixtureDatabase(dir);
+    const before = await sha256(db);
+    const csv = await demoCsv(`${dir}`, 20_000);
+    for (const delay of [150, 600, 1200, 2000]) {
+      const child = importCommand(db, csv).spawn();
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      try {
+        child.kill("SIGKILL");
+      } catch { /* already finished */ }
+      const status = await child.status;
+      await Promise.all([child.stdout.cancel(), child.stderr.cancel()]);
+      if (status.success) {
+        // Finished before the kill: then the new database replaced the old one whole.
+        assert((await sha256(db)) !== before);
+        break;
+      }
+      assertEquals(await sha256(db), before, `after SIGKILL at ${delay} ms`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("[faults] the server serves during an import and swaps on SIGHUP without failing a request", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = await fixtureDatabase(dir);
+  const port = freePort();
+  const server = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-env",
+      "--allow-read",
+      "--allow-write",
+      "--allow-sys",
+      `${ROOT}main.ts`,
+    ],
+    env: { PORT: String(port), HOST: "127.0.0.1", PROVIDERS_DB: db },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; i < 200; i++) {
+      try {
+        const r = await fetch(`${base}/v1/dataset`);
+        await r.body?.cancel();
+        if (r.status === 200) break;
+      } catch { /* starting */ }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    let failures = 0, requests = 0, stop = false;
+    const load = (async () => {
+      while (!stop) {
+        const r = await fetch(`${base}/v1/providers/search?q=smith&limit=5`);
+        requests++;
+        if (r.status !== 200) failures++;
+        await r.body?.cancel();
+      }
+    })();
+    const csv = await demoCsv(dir, 3_000);
+    const imported = await importCommand(db, csv).output();
+    assert(imported.success, new TextDecoder().decode(imported.stderr));
+    const before = await (await fetch(`${base}/v1/dataset`)).json();
+    assertEquals(before.records, 7, "still the old dataset until told");
+    server.kill("SIGHUP");
+    let after = before;
+    for (let i = 0; i < 100 && after.records === 7; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      after = await (await fetch(`${base}/v1/dataset`)).json();
+    }
+    stop = true;
+    await load;
+    assertEquals(after.records, 3_000);
+    assertEquals(failures, 0, `${failures} of ${requests} requests failed`);
+    assert(requests > 10);
+  } finally {
+    server.kill("SIGTERM");
+    await server.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("[faults] a corrupt or old database file: clear error, health answers, no crash", async (t) => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (
+      const [name, write] of [
+        [
+          "corrupt",
+          () =>
+            Deno.writeTextFile(`${dir}/bad.db`, "SQLite format 3\u0000 but not really".repeat(200)),
+        ],
+        ["truncated", async () => {
+          const db = await fixtureDatabase(dir);
+          const bytes = await Deno.readFile(db);
+          await Deno.writeFile(`${dir}/bad.db`, bytes.subarray(0, Math.floor(bytes.length / 3)));
+        }],
+      ] as const
+    ) {
+      await t.step(name, async () => {
+        await write();
+        const port = freePort();
+        const child = new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "--allow-net",
+            "--allow-env",
+            "--allow-read",
+            "--allow-write",
+            "--allow-sys",
+            `${ROOT}main.ts`,
+          ],
+          env: { PORT: String(port), HOST: "127.0.0.1", PROVIDERS_DB: `${dir}/bad.db` },
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        try {
+          let health: Response | null = null;
+          for (let i = 0; i < 200 && !health; i++) {
+            try {
+              health = await fetch(`http://127.0.0.1:${port}/health`);
+            } catch {
+              await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+          }
+          assertEquals(health?.status, 200);
+          await health?.body?.cancel();
+          const data = await fetch(`http://127.0.0.1:${port}/v1/dataset`);
+          assertEquals(data.status, 503);
+          assertMatch((await data.json()).detail, /Cannot (open|serve)/);
+        } finally {
+          child.kill("SIGTERM");
+          const [status, , stderr] = await Promise.all([
+            child.status,
+            new Response(child.stdout).text(),
+            new Response(child.stderr).text(),
+          ]);
+          assertEquals(status.code, 0, "stops cleanly");
+          assertMatch(stderr, /dataset unavailable/);
+        }
+      });
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
