@@ -194,7 +194,7 @@ Deno.test("[fuzz] hostile requests never cause a 5xx and always get a problem do
       const headers: Record<string, string> = {};
       if (next() < 0.3) {
         headers["X-Request-ID"] = next() < 0.5
-          ? pick(VALUES).replace(/[\r\n\u0000]/g, "")
+          ? pick(VALUES).split("").filter((c) => c >= " ").join("")
           : "ok-id";
       }
       let response: Response;

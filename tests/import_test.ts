@@ -326,3 +326,44 @@ Deno.test("[import] --deactivated reads the .xlsx report as CMS publishes it", a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("[import] practice ZIPs missing from the ZIP dataset are counted once each", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const nowhere = row(NPIDATA_COLUMNS, {
+      NPI: npi("100000012"),
+      "Entity Type Code": "1",
+      "Provider Last Name (Legal Name)": "NOWHERE",
+      "Provider Business Practice Location Address Postal Code": "00001",
+      "Provider Business Practice Location Address Country Code (If outside U.S.)": "US",
+    });
+    await writeCsv(`${dir}/n.csv`, NPIDATA_COLUMNS, [nowhere]);
+    await writeCsv(`${dir}/pl.csv`, PL_COLUMNS, [
+      row(PL_COLUMNS, {
+        NPI: npi("100000012"),
+        "Provider Secondary Practice Location Address - Postal Code": "00002",
+      }),
+      row(PL_COLUMNS, {
+        NPI: npi("100000012"),
+        "Provider Secondary Practice Location Address - Postal Code": "10001",
+      }),
+    ]);
+    await runImport({
+      db: `${dir}/p.db`,
+      npi: `${dir}/n.csv`,
+      pl: `${dir}/pl.csv`,
+      progress: quietProgress(),
+    });
+    const store = openSqliteStore(`${dir}/p.db`);
+    try {
+      assertEquals(store.dataset().zips_not_found, 2);
+      const p = store.getProvider(npi("100000012"))!;
+      assertEquals(p.practice_location?.lat, null);
+      assert(p.other_locations[1]?.lat !== null, "a known secondary ZIP is located");
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -352,20 +352,19 @@ export class DatabaseBuilder {
     for (const row of ranked.iterate()) {
       const { npi, doc } = row as { npi: number; doc: string };
       const base = decodeProvider(doc, this.#describe);
-      const provider = withSides(base, {
-        otherNames: sides.other.has(npi) ? docs(side.other, npi).map(unpackOtherName) : [],
-        locations: sides.location.has(npi) ? docs(side.location, npi).map(parseLocation) : [],
-        endpoints: sides.endpoint.has(npi) ? docs(side.endpoint, npi).map(parseEndpoint) : [],
-      });
-      stats.zipsNotFound += locate(provider);
+      const hasSides = sides.other.has(npi) || sides.location.has(npi) || sides.endpoint.has(npi);
+      // The staged record is final (located at staging) unless reference rows add to it.
+      const provider = hasSides
+        ? withSides(base, {
+          otherNames: sides.other.has(npi) ? docs(side.other, npi).map(unpackOtherName) : [],
+          locations: sides.location.has(npi) ? docs(side.location, npi).map(parseLocation) : [],
+          endpoints: sides.endpoint.has(npi) ? docs(side.endpoint, npi).map(parseEndpoint) : [],
+        })
+        : base;
+      if (hasSides) stats.zipsNotFound += locateOthers(provider);
       id++;
-      insert.run(
-        id,
-        npi,
-        provider.status === "active" ? 1 : 0,
-        postalKey(provider),
-        encodeProvider(provider),
-      );
+      const stored = hasSides ? encodeProvider(provider) : doc;
+      insert.run(id, npi, provider.status === "active" ? 1 : 0, postalKey(provider), stored);
       index.add(id, provider);
       if (id % 20_000 === 0) {
         db.exec("COMMIT");
