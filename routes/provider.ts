@@ -6,7 +6,7 @@
 import { endpoint, type Route } from "../lib/http/router.ts";
 import { defineQuery } from "../lib/http/params.ts";
 import { NotFoundError, ValidationError } from "../lib/http/errors.ts";
-import { jsonResponse } from "../lib/http/json.ts";
+import { jsonText } from "../lib/http/json.ts";
 import { isValidNpi } from "../lib/npi.ts";
 import { ref } from "../lib/schemas.ts";
 import type { Dataset } from "../lib/dataset.ts";
@@ -52,9 +52,9 @@ export function providerRoute(dataset: Dataset): Route {
             message: `'${npi}' fails the NPI check digit`,
           }]);
         }
-        const provider = dataset.store().getProvider(npi);
-        if (!provider) throw new NotFoundError(`No provider has NPI '${npi}'`);
-        return jsonResponse(provider);
+        const text = dataset.store().providerJson(npi);
+        if (text === null) throw new NotFoundError(`No provider has NPI '${npi}'`);
+        return jsonText(text);
       }),
     },
   };

@@ -4,7 +4,7 @@
  * @module
  */
 import { endpoint, type Route } from "../lib/http/router.ts";
-import { jsonResponse } from "../lib/http/json.ts";
+import { jsonText } from "../lib/http/json.ts";
 import { ref } from "../lib/schemas.ts";
 import type { Dataset } from "../lib/dataset.ts";
 import { queryFingerprint, SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
@@ -44,24 +44,27 @@ export function searchRoute(dataset: Dataset): Route {
           url: ctx.url.searchParams,
         });
         const page = store.search(query, ctx.signal);
-        const providers = store.getProvidersById(page.hits.map((h) => h.id));
-        const results = providers.map(({ provider }, i) => {
+        const records = store.providerJsonById(page.hits.map((h) => h.id));
+        // Each result is the cached record text with distance and score spliced in before its closing brace.
+        const results = records.map((text, i) => {
           const hit = page.hits[i]!;
-          const result: Record<string, unknown> = { ...provider };
-          if (hit.distance !== undefined) result.distance = hit.distance;
-          if (hit.score !== undefined) result.score = hit.score;
-          return result;
+          let extra = "";
+          if (hit.distance !== undefined) extra += `,"distance":${hit.distance}`;
+          if (hit.score !== undefined) extra += `,"score":${hit.score}`;
+          return extra ? `${text.slice(0, -1)}${extra}}` : text;
         });
-        const body: Record<string, unknown> = {
+        const head = JSON.stringify({
           total: page.total,
           limit: query.limit,
           offset: page.offset,
           next_cursor: page.next ? encodeCursor(page.next, cursorScope) : null,
-          results,
-        };
-        if (page.facets) body.facets = page.facets;
-        body.took_ms = Math.round((performance.now() - started) * 100) / 100;
-        return jsonResponse(body);
+        });
+        const facets = page.facets ? `,"facets":${JSON.stringify(page.facets)}` : "";
+        const took = Math.round((performance.now() - started) * 100) / 100;
+        const body = `${head.slice(0, -1)},"results":[${
+          results.join(",")
+        }]${facets},"took_ms":${took}}`;
+        return jsonText(body);
       }),
     },
   };

@@ -26,3 +26,21 @@ export function jsonResponse(
     headers: { ...COMMON_HEADERS, "Content-Type": JSON_CONTENT_TYPE, ...init.headers },
   });
 }
+
+/**
+ * A response whose body is JSON text already serialised.
+ *
+ * @example
+ * ```ts
+ * jsonText('{"status":"ok"}').status; // 200
+ * ```
+ */
+export function jsonText(
+  text: string,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
+  return new Response(text, {
+    status: init.status ?? 200,
+    headers: { ...COMMON_HEADERS, "Content-Type": JSON_CONTENT_TYPE, ...init.headers },
+  });
+}

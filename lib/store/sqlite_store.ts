@@ -14,6 +14,30 @@ import { TypoFinder } from "../search/text_query.ts";
 import { SearchIndex } from "../index/reader.ts";
 import { specialtyVocabulary } from "../search/specialty_words.ts";
 
+/** A byte-bounded LRU of provider JSON texts by id. */
+class JsonCache {
+  #entries = new Map<number, string>();
+  #bytes = 0;
+  constructor(readonly budget: number) {}
+  get(id: number): string | undefined {
+    const text = this.#entries.get(id);
+    if (text !== undefined) {
+      this.#entries.delete(id);
+      this.#entries.set(id, text);
+    }
+    return text;
+  }
+  set(id: number, text: string): void {
+    this.#entries.set(id, text);
+    this.#bytes += text.length * 2;
+    for (const [key, value] of this.#entries) {
+      if (this.#bytes <= this.budget) break;
+      this.#entries.delete(key);
+      this.#bytes -= value.length * 2;
+    }
+  }
+}
+
 /** A SQLite store, with its connection for the search module. */
 export interface SqliteStore extends ProviderStore {
   /** The read-only connection. */
@@ -42,7 +66,8 @@ function readMeta(db: DatabaseSync): Map<string, string> {
  */
 export function openSqliteStore(
   path: string,
-  options: { postingCacheBytes?: number; resultCacheBytes?: number } = {},
+  options: { postingCacheBytes?: number; resultCacheBytes?: number; recordCacheBytes?: number } =
+    {},
 ): SqliteStore {
   try {
     const stat = Deno.statSync(path);
@@ -85,6 +110,18 @@ export function openSqliteStore(
   const describe = (code: string) => names.get(code) ?? null;
   const byNpi: StatementSync = db.prepare("SELECT doc FROM provider WHERE npi = ?");
   const byId: StatementSync = db.prepare("SELECT doc FROM provider WHERE id = ?");
+  const idByNpi: StatementSync = db.prepare("SELECT id FROM provider WHERE npi = ?");
+  const jsonCache = new JsonCache(options.recordCacheBytes ?? 64 * 1024 * 1024);
+  const jsonOf = (id: number): string | null => {
+    let text = jsonCache.get(id);
+    if (text === undefined) {
+      const row = byId.get(id) as { doc: string } | undefined;
+      if (!row) return null;
+      text = JSON.stringify(decodeProvider(row.doc, describe));
+      jsonCache.set(id, text);
+    }
+    return text;
+  };
   const info: DatasetInfo = {
     source: meta.get("source") === "demo" ? "demo" : "nppes",
     synthetic: meta.get("synthetic") === "true",
@@ -130,6 +167,19 @@ export function openSqliteStore(
         if (row) out.push({ id, provider: decodeProvider(row.doc, describe) });
       }
       return out;
+    },
+    providerJsonById(ids) {
+      const out: string[] = [];
+      for (const id of ids) {
+        const text = jsonOf(id);
+        if (text !== null) out.push(text);
+      }
+      return out;
+    },
+    providerJson(npi) {
+      if (!/^\d{10}$/.test(npi)) return null;
+      const row = idByNpi.get(Number(npi)) as { id: number } | undefined;
+      return row ? jsonOf(row.id) : null;
     },
     dataset: () => structuredClone(info),
     taxonomy: () => taxonomy,

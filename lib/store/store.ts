@@ -32,6 +32,13 @@ export interface ProviderStore {
   getProvider(npi: string): Provider | null;
   /** Providers by internal id, in the order given; unknown ids are skipped. */
   getProvidersById(ids: readonly number[]): { id: number; provider: Provider }[];
+  /**
+   * The JSON text of providers by internal id, in the order given (unknown
+   * ids are skipped): what the routes send, cached across requests.
+   */
+  providerJsonById(ids: readonly number[]): string[];
+  /** The JSON text of the provider with this NPI, or `null`. */
+  providerJson(npi: string): string | null;
   /** What is being served. */
   dataset(): DatasetInfo;
   /** The NUCC code set of this dataset, by code. */
