@@ -10,6 +10,7 @@ import { providerRoute } from "./provider.ts";
 import { searchRoute } from "./search.ts";
 import { datasetRoute } from "./dataset.ts";
 import { specialtiesRoute } from "./specialties.ts";
+import { webRoutes } from "./web.ts";
 import type { Dataset } from "../lib/dataset.ts";
 
 /** What routes need from the application. */
@@ -26,6 +27,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
     providerRoute(deps.dataset),
     datasetRoute(deps.dataset),
     specialtiesRoute(deps.dataset),
+    ...webRoutes(),
     openApiRoute(() => table),
   ];
   return table;
