@@ -74,7 +74,7 @@ export function createApp(options: AppOptions, routes: Route[] = createRoutes(op
   ];
   if (config.rateLimitPerMinute > 0) {
     wrappers.push(withRateLimit(createRateLimiter({ perMinute: config.rateLimitPerMinute }), {
-      exempt: isHealthPath,
+      exempt: (path) => isHealthPath(path) || path.startsWith("/static/"),
       clientKey: clientKey(config.trustProxyHeader),
     }));
   }

@@ -86,6 +86,16 @@ Deno.test("[specialties] GET /v1/specialties ranks names and synonyms", async (t
         ]);
       }
     });
+    await t.step("a code or code prefix finds codes", async () => {
+      const exact = await assertJson<{ code: string }[]>(
+        await app.request("/v1/specialties?q=207rc0000x"),
+      );
+      assertEquals(exact.map((e) => e.code), ["207RC0000X"]);
+      const prefix = await assertJson<{ code: string }[]>(
+        await app.request("/v1/specialties?q=1223"),
+      );
+      assert(prefix.length > 5 && prefix.every((e) => e.code.startsWith("1223")));
+    });
     await t.step("no q lists everything up to the limit", async () => {
       const body = await assertJson<unknown[]>(await app.request("/v1/specialties?limit=1000"));
       assert(body.length > 800);

@@ -449,6 +449,13 @@ export function searchSpecialties(
   const max = Number.isNaN(limit) ? 0 : Math.max(0, Math.floor(limit));
   const query = fold(q);
   if (query === "") return state.entries.slice(0, max).map((e) => ({ ...e }));
+  // A code or code prefix (it has a digit): match codes, in code order.
+  const code = q.trim().toUpperCase();
+  if (/^[0-9A-Z]{1,10}$/.test(code) && /[0-9]/.test(code)) {
+    return state.entries.filter((e) => e.code.startsWith(code)).slice(0, max).map((e) => ({
+      ...e,
+    }));
+  }
   const queryWords = query.split(" ");
   const ranked: { doc: SearchDoc; rank: number }[] = [];
   for (const doc of state.docs) {
