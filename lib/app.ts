@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { compose, type Handler, type RequestContext, type Wrapper } from "./http/handler.ts";
+import { compose, type Handler, RequestContext, type Wrapper } from "./http/handler.ts";
 import { createRouter, type Route } from "./http/router.ts";
 import { requestIdFor } from "./http/request_id.ts";
 import {
@@ -19,8 +19,6 @@ import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { createRoutes, type RouteDeps } from "../routes/mod.ts";
 import { isHealthPath } from "../routes/health.ts";
-
-const NEVER_ABORTED = new AbortController().signal;
 
 /** The handler `Deno.serve` calls. */
 export type ServeHandler = (
@@ -83,13 +81,11 @@ export function createApp(options: AppOptions, routes: Route[] = createRoutes(op
 
   function handler(request: Request, info?: Deno.ServeHandlerInfo): Response | Promise<Response> {
     const remote = info?.remoteAddr;
-    const ctx: RequestContext = {
-      requestId: requestIdFor(request),
-      url: new URL(request.url),
-      params: {},
-      remoteAddr: remote && "hostname" in remote ? remote.hostname : null,
-      signal: NEVER_ABORTED,
-    };
+    const ctx = new RequestContext(
+      request.url,
+      requestIdFor(request),
+      remote && "hostname" in remote ? remote.hostname : null,
+    );
     return inner(request, ctx);
   }
 

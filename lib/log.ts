@@ -7,8 +7,19 @@
 /** Fields of a log line. */
 export type LogFields = Record<string, unknown>;
 
+/** One request's log line. */
+export interface RequestLine {
+  requestId: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+}
+
 /** Where log lines go. */
 export interface Logger {
+  /** The per-request line: time, request_id, method, path, status, duration_ms. */
+  request(line: RequestLine): void;
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
@@ -30,15 +41,36 @@ export function createLogger(
 ): Logger {
   const write = options.write ?? bufferedWriter();
   const now = options.now ?? (() => new Date());
+  // The ISO time changes once a millisecond: format it once per millisecond.
+  let lastMs = -1;
+  let lastIso = "";
+  const iso = () => {
+    const date = now();
+    if (date.getTime() !== lastMs) {
+      lastMs = date.getTime();
+      lastIso = date.toISOString();
+    }
+    return lastIso;
+  };
   const emit = (level: string, message: string, fields?: LogFields) => {
     // The fixed head is written by hand; only the fields go through JSON.stringify.
-    const head = `{"time":"${now().toISOString()}","level":"${level}","msg":${
-      JSON.stringify(message)
-    }`;
+    const head = `{"time":"${iso()}","level":"${level}","msg":${JSON.stringify(message)}`;
     const rest = fields ? JSON.stringify(fields) : "{}";
     write(rest === "{}" ? `${head}}` : `${head},${rest.slice(1)}`, level);
   };
+  const SAFE = /^[A-Za-z0-9._:+\/=-]*$/;
+  const text = (value: string) => (SAFE.test(value) ? `"${value}"` : JSON.stringify(value));
   return {
+    // Written by hand: this runs for every request. Values that may need escaping are escaped.
+    request: (r) =>
+      write(
+        `{"time":"${iso()}","level":"info","msg":"request","request_id":${
+          text(r.requestId)
+        },"method":${text(r.method)},"path":${
+          text(r.path)
+        },"status":${r.status},"duration_ms":${r.durationMs}}`,
+        "info",
+      ),
     info: (message, fields) => emit("info", message, fields),
     warn: (message, fields) => emit("warn", message, fields),
     error: (message, fields) => emit("error", message, fields),
@@ -92,4 +124,4 @@ function bufferedWriter(): (line: string, level: string) => void {
 }
 
 /** A logger that drops everything. */
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+export const silentLogger: Logger = { request() {}, info() {}, warn() {}, error() {} };

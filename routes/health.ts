@@ -7,6 +7,8 @@ import type { Route } from "../lib/http/router.ts";
 import { ref } from "../lib/schemas.ts";
 import { JSON_CONTENT_TYPE } from "../lib/http/json.ts";
 import { COMMON_HEADERS } from "../lib/http/wrappers.ts";
+import type { RequestContext } from "../lib/http/handler.ts";
+import { REQUEST_ID_HEADER } from "../lib/http/request_id.ts";
 
 const BODY = '{"status":"ok"}';
 

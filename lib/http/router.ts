@@ -171,8 +171,8 @@ export function createRouter(routes: readonly Route[]): Router {
   const allows = new Map(routes.map((route) => [route, allowedMethods(route)]));
 
   function handler(request: Request, ctx: RequestContext): Response | Promise<Response> {
-    const found = match(ctx.url.pathname);
-    if (!found) throw new NotFoundError(`No route for '${ctx.url.pathname}': see /openapi.json`);
+    const found = match(ctx.pathname);
+    if (!found) throw new NotFoundError(`No route for '${ctx.pathname}': see /openapi.json`);
     ctx.params = found.params;
     const { route } = found;
     const method = request.method;
@@ -191,7 +191,7 @@ export function createRouter(routes: readonly Route[]): Router {
     if (!endpoint) {
       throw new HttpError(
         STATUS_CODE.MethodNotAllowed,
-        `Method '${method.slice(0, 20)}' is not allowed on '${ctx.url.pathname}': use ${allow}`,
+        `Method '${method.slice(0, 20)}' is not allowed on '${ctx.pathname}': use ${allow}`,
         { headers: { Allow: allow }, type: "method-not-allowed" },
       );
     }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Handler, Wrapper } from "./handler.ts";
+import type { Handler, RequestContext, Wrapper } from "./handler.ts";
 import { HttpError, problemResponse, UnavailableError } from "./errors.ts";
 import type { Logger } from "../log.ts";
 import { REQUEST_ID_HEADER } from "./request_id.ts";
@@ -67,8 +67,10 @@ export function withResponseHeaders(): Wrapper {
     return (request, ctx) =>
       then(next(request, ctx), (response) => {
         if (response.headers.has("x-content-type-options")) {
-          // Made with COMMON_HEADERS already (jsonResponse): only the id is missing.
-          return withHeaders(response, { [REQUEST_ID_HEADER]: ctx.requestId });
+          // Made with COMMON_HEADERS already (jsonResponse): only the id may be missing.
+          return response.headers.has(REQUEST_ID_HEADER)
+            ? response
+            : withHeaders(response, { [REQUEST_ID_HEADER]: ctx.requestId });
         }
         const headers: Record<string, string> = {
           ...COMMON_HEADERS,
@@ -88,12 +90,12 @@ export function withLogging(log: Logger): Wrapper {
     return (request, ctx) => {
       const started = performance.now();
       return then(next(request, ctx), (response) => {
-        log.info("request", {
-          request_id: ctx.requestId,
+        log.request({
+          requestId: ctx.requestId,
           method: request.method.slice(0, 16),
-          path: ctx.url.pathname.slice(0, 512),
+          path: ctx.pathname.slice(0, 512),
           status: response.status,
-          duration_ms: Math.round((performance.now() - started) * 100) / 100,
+          durationMs: Math.round((performance.now() - started) * 100) / 100,
         });
         return response;
       });
@@ -113,7 +115,7 @@ export function withErrors(log: Logger): Wrapper {
         if (error instanceof HttpError) return problemResponse(error, ctx.requestId);
         log.error("unhandled error", {
           request_id: ctx.requestId,
-          path: ctx.url.pathname.slice(0, 512),
+          path: ctx.pathname.slice(0, 512),
           error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
           stack: error instanceof Error ? error.stack : undefined,
         });
@@ -143,7 +145,7 @@ export const MAX_URL_BYTES = 8192;
 export function withUrlLimit(maxBytes = MAX_URL_BYTES): Wrapper {
   return function urlLimit(next: Handler): Handler {
     return (request, ctx) => {
-      const length = ctx.url.pathname.length + ctx.url.search.length;
+      const length = ctx.targetLength;
       if (length > maxBytes) {
         throw new HttpError(
           STATUS_CODE.URITooLong,
@@ -163,14 +165,14 @@ export function withUrlLimit(maxBytes = MAX_URL_BYTES): Wrapper {
  * sweeper instead of a timer each.
  */
 export function withTimeout(timeoutMs: number): Wrapper {
-  const pending = new Set<{ deadline: number; controller: AbortController; expire: () => void }>();
+  const pending = new Set<{ deadline: number; ctx: RequestContext; expire: () => void }>();
   let sweeper: ReturnType<typeof setInterval> | undefined;
   const sweep = () => {
     const now = performance.now();
     for (const entry of pending) {
       if (entry.deadline <= now) {
         pending.delete(entry);
-        entry.controller.abort(new DOMException("Request timed out", "TimeoutError"));
+        entry.ctx.abort(new DOMException("Request timed out", "TimeoutError"));
         entry.expire();
       }
     }
@@ -182,13 +184,12 @@ export function withTimeout(timeoutMs: number): Wrapper {
   const interval = Math.max(5, Math.min(100, Math.floor(timeoutMs / 4)));
   return function timeout(next: Handler): Handler {
     return (request, ctx) => {
-      const controller = new AbortController();
-      const result = next(request, { ...ctx, signal: controller.signal });
+      const result = next(request, ctx);
       if (!(result instanceof Promise)) return result;
       return new Promise<Response>((resolve, reject) => {
         const entry = {
           deadline: performance.now() + timeoutMs,
-          controller,
+          ctx,
           expire: () =>
             reject(
               new UnavailableError(
@@ -231,7 +232,7 @@ export function withRateLimit(
 ): Wrapper {
   return function rateLimit(next: Handler): Handler {
     return (request, ctx) => {
-      if (!options.exempt(ctx.url.pathname)) {
+      if (!options.exempt(ctx.pathname)) {
         const result = limiter.take(options.clientKey(request, ctx.remoteAddr));
         if (!result.ok) {
           throw new HttpError(
