@@ -76,7 +76,8 @@ class Dictionary {
 
 /** Accumulates the index of providers added in increasing id order. */
 export class IndexBuilder {
-  #postings = new Map<number, Map<string, Growable>>();
+  /** Per field, each term's ids: a number while the term has one id (most do), a list after. */
+  #postings = new Map<number, Map<string, Growable | number>>();
   #flags: GrowableColumn<Uint8Array>;
   #state: GrowableColumn<Uint8Array>;
   #city: GrowableColumn<Uint32Array>;
@@ -108,9 +109,15 @@ export class IndexBuilder {
   #post(field: number, term: string, id: number): void {
     if (!term) return;
     const terms = this.#postings.get(field)!;
-    let list = terms.get(term);
-    if (!list) terms.set(term, list = new Growable());
-    list.push(id);
+    const list = terms.get(term);
+    if (list === undefined) terms.set(term, id);
+    else if (typeof list === "number") {
+      if (list === id) return;
+      const grown = new Growable();
+      grown.push(list);
+      grown.push(id);
+      terms.set(term, grown);
+    } else list.push(id);
   }
 
   /** Adds provider `id` (ids must increase). */
@@ -183,9 +190,12 @@ export class IndexBuilder {
       insert.run(field, term, new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength));
     db.exec("BEGIN");
     onProgress("postings");
+    const ids = (
+      entry: Growable | number,
+    ) => (typeof entry === "number" ? Uint32Array.of(entry) : entry.view());
     for (const [field, terms] of this.#postings) {
       const names = [...terms.keys()].sort();
-      for (const term of names) put(field, term, terms.get(term)!.view());
+      for (const term of names) put(field, term, ids(terms.get(term)!));
       for (const length of PREFIX_LENGTHS) {
         const groups = new Map<string, Uint32Array[]>();
         for (const term of names) {
@@ -193,12 +203,16 @@ export class IndexBuilder {
           const prefix = term.slice(0, length);
           let group = groups.get(prefix);
           if (!group) groups.set(prefix, group = []);
-          group.push(terms.get(term)!.view());
+          group.push(ids(terms.get(term)!));
         }
         for (const [prefix, lists] of groups) {
           if (lists.length < PREFIX_MIN_TERMS) continue;
           const exact = terms.get(prefix);
-          put(field, `${prefix}*`, mergeSorted(exact ? [...lists, exact.view()] : lists));
+          put(
+            field,
+            `${prefix}*`,
+            mergeSorted(exact !== undefined ? [...lists, ids(exact)] : lists),
+          );
         }
       }
     }
@@ -275,7 +289,10 @@ export class IndexBuilder {
     const frequencies = new Map<string, number>();
     for (const field of TEXT_FIELDS) {
       for (const [term, list] of this.#postings.get(field)!) {
-        frequencies.set(term, (frequencies.get(term) ?? 0) + list.length);
+        frequencies.set(
+          term,
+          (frequencies.get(term) ?? 0) + (typeof list === "number" ? 1 : list.length),
+        );
       }
     }
     for (const words of this.#specialtyVocabulary()) {

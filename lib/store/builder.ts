@@ -65,7 +65,7 @@ const BUILD_PRAGMAS = `
 PRAGMA journal_mode = OFF;
 PRAGMA synchronous = OFF;
 PRAGMA temp_store = FILE;
-PRAGMA cache_size = -262144;
+PRAGMA cache_size = -131072;
 PRAGMA locking_mode = EXCLUSIVE;
 `;
 
@@ -119,6 +119,7 @@ export class DatabaseBuilder {
     // A second connection: Deno allows ATTACH only with all permissions.
     this.#stage = new DatabaseSync(stagePath);
     this.#stage.exec(BUILD_PRAGMAS);
+    this.#stage.exec("PRAGMA cache_size = -65536");
     this.#stage.exec(STAGE_SCHEMA);
     this.#stageProvider = this.#stage.prepare(
       "INSERT OR REPLACE INTO provider (npi, active, sort_key, doc) VALUES (?, ?, ?, ?)",
