@@ -16,6 +16,8 @@ export interface LoadResult {
   p99_ms: number;
   max_ms: number;
   mean_ms: number;
+  /** True when no request finished within the run: the latencies are then the run's length, a lower bound. */
+  incomplete?: boolean;
 }
 
 const REPORTER = `
@@ -100,6 +102,21 @@ export async function runLoad(
   }
   const r = JSON.parse(line.slice(2)) as Record<string, number>;
   const ms = (us: number) => Math.round(us / 10) / 100;
+  if (r.requests === 0) {
+    const bound = options.seconds * 1000;
+    return {
+      requests: 0,
+      rps: 0,
+      errors: r.errors!,
+      non2xx: r.non2xx!,
+      p50_ms: bound,
+      p95_ms: bound,
+      p99_ms: bound,
+      max_ms: bound,
+      mean_ms: bound,
+      incomplete: true,
+    };
+  }
   return {
     requests: r.requests!,
     rps: Math.round((r.requests! / (r.duration_us! / 1e6)) * 10) / 10,

@@ -1,6 +1,5 @@
 /**
- * Process helpers for the benchmark: resident memory from /proc, waiting
- * for a server to answer, and spawning with captured output.
+ * Process memory for the benchmark: resident set size from /proc.
  *
  * @module
  */
@@ -40,20 +39,4 @@ export async function watchPeak(pid: number, done: Promise<unknown>, ms = 250): 
     await new Promise((resolve) => setTimeout(resolve, ms));
   }
   return peak;
-}
-
-/** Waits until `url` answers 200, or throws after `timeoutMs`. */
-export async function waitFor(url: string, timeoutMs: number): Promise<number> {
-  const started = performance.now();
-  while (true) {
-    try {
-      const response = await fetch(url);
-      await response.body?.cancel();
-      if (response.status === 200) return performance.now() - started;
-    } catch { /* not listening yet */ }
-    if (performance.now() - started > timeoutMs) {
-      throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -13,7 +13,14 @@ import { parseCli, UsageError } from "../lib/cli.ts";
 import { writeDemoCsv } from "../lib/demo/csv.ts";
 import { DEMO_GENERATOR_VERSION } from "../lib/demo/generate.ts";
 import { ensureWrk, type LoadResult, runLoad } from "./load.ts";
-import { memoryOf, waitFor, watchPeak } from "./proc.ts";
+import { memoryOf, watchPeak } from "./proc.ts";
+import {
+  freePort,
+  importCommand,
+  ROOT,
+  serverCommand,
+  waitForStatus,
+} from "../scripts/processes.ts";
 import { CLASSES, type MixSamples, mixUrls, type QueryClass } from "./mix.ts";
 import {
   type BenchResults,
@@ -25,7 +32,6 @@ import {
 
 const FULL_RECORDS = 9_726_865;
 const QUICK_RECORDS = 200_000;
-const ROOT = new URL("..", import.meta.url).pathname;
 
 const USAGE = `Usage: deno task bench [--quick] [--records N] [--seconds S] [--no-peer] [--keep-db]
 
@@ -71,28 +77,14 @@ async function dataset(records: number): Promise<{ dir: string; files: Record<st
 /** Imports the CSV through the real importer in a subprocess, measuring time and peak RSS. */
 async function timedImport(files: Record<string, string>, db: string, rows: number) {
   for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(db + suffix).catch(() => {});
-  const args = [
-    "run",
-    "--allow-read",
-    "--allow-write",
-    "--allow-env",
-    "--allow-sys",
-    `${ROOT}scripts/import.ts`,
-    "--db",
+  const command = importCommand(
     db,
-    "--npi",
-    files.npidata!,
-    "--othername",
-    files.othername!,
-    "--pl",
-    files.pl!,
-    "--endpoint",
-    files.endpoint!,
-  ];
-  log(`importing: deno ${args.slice(5).join(" ")}`);
+    { npidata: files.npidata!, othername: files.othername, pl: files.pl, endpoint: files.endpoint },
+    { stdout: "piped", stderr: "inherit" },
+  );
+  log(`importing ${files.npidata} and its reference files into ${db}`);
   const started = performance.now();
-  const child = new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "inherit" })
-    .spawn();
+  const child = command.spawn();
   const status = child.status;
   const [peak, result, output] = await Promise.all([
     watchPeak(child.pid, status),
@@ -107,33 +99,14 @@ async function timedImport(files: Record<string, string>, db: string, rows: numb
   return { seconds, rows, rows_per_s: Math.round(rows / seconds), peak_rss_mb: peak };
 }
 
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
-
 /** Starts a server process; resolves when `readyPath` answers 200. */
 async function startServer(script: string, env: Record<string, string>, readyPath: string) {
   const port = freePort();
   const started = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-sys",
-      script,
-    ],
-    env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
+  const child = serverCommand({ ...env, PORT: String(port) }, { script, stderr: "inherit" })
+    .spawn();
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}${readyPath}`, 120_000);
+  await waitForStatus(`${base}${readyPath}`, { timeoutMs: 120_000 });
   return { child, base, readyMs: performance.now() - started };
 }
 

@@ -8,7 +8,8 @@
  */
 import { parseCli, UsageError } from "../lib/cli.ts";
 import { ensureWrk } from "./load.ts";
-import { memoryOf, waitFor } from "./proc.ts";
+import { memoryOf } from "./proc.ts";
+import { freePort, ROOT, serverCommand, waitForStatus } from "../scripts/processes.ts";
 
 const USAGE = `Usage: deno task soak [--db FILE] [--minutes M] [--window S] [--connections C]
 
@@ -16,8 +17,6 @@ const USAGE = `Usage: deno task soak [--db FILE] [--minutes M] [--window S] [--c
   --minutes M      total duration (default 10)
   --window S       seconds per window (default 30)
   --connections C  concurrent connections (default 16)`;
-
-const ROOT = new URL("..", import.meta.url).pathname;
 
 /** The rotating request mix: many distinct queries, so caches do not hide the work. */
 function paths(): string[] {
@@ -110,34 +109,18 @@ async function main(): Promise<void> {
     throw new UsageError("minutes > 0, window ≥ 5, connections ≥ 1");
   }
   await ensureWrk(console.error);
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  const server = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-sys",
-      `${ROOT}main.ts`,
-    ],
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PROVIDERS_DB: args.db ?? `${ROOT}data/providers.db`,
-    },
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
+  const port = freePort();
+  const server = serverCommand(
+    { PORT: String(port), PROVIDERS_DB: args.db ?? `${ROOT}data/providers.db` },
+    { stderr: "inherit" },
+  ).spawn();
   const base = `http://127.0.0.1:${port}`;
   const script = await Deno.makeTempFile({ suffix: ".lua" });
   const list = paths();
   await Deno.writeTextFile(script, luaScript(list));
   let failed = false;
   try {
-    await waitFor(`${base}/v1/dataset`, 180_000);
+    await waitForStatus(`${base}/v1/dataset`, { timeoutMs: 180_000 });
     const windows = Math.max(2, Math.round((minutes * 60) / window));
     console.log(
       `soak: ${windows} windows of ${window} s, ${connections} connections, ${list.length} distinct requests`,

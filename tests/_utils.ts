@@ -74,10 +74,19 @@ async function peek(response: Response): Promise<string> {
   return await response.clone().text();
 }
 
-/** A port nobody listens on right now. */
-export function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
+export { freePort } from "../scripts/processes.ts";
+
+/**
+ * A small seeded random number generator (mulberry32): the same seed gives
+ * the same sequence, so randomised tests are repeatable.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { freePort, serverCommand, waitForStatus } from "../scripts/processes.ts";
 import fs from "node:fs";
 import type { Browser } from "playwright-core";
 
@@ -77,14 +78,6 @@ export async function launchChromium(): Promise<Browser> {
   return await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 }
 
-/** A port nobody listens on right now (as `_utils.ts` has it, without loading the app). */
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
-
 /** A server started by {@linkcode startServer}. */
 export interface RunningServer {
   /** `http://127.0.0.1:<port>`. */
@@ -105,20 +98,6 @@ export interface StartServerOptions {
   timeoutMs?: number;
 }
 
-async function waitForDataset(origin: string, deadline: number): Promise<void> {
-  while (true) {
-    try {
-      const response = await fetch(`${origin}/v1/dataset`);
-      await response.body?.cancel();
-      if (response.status === 200) return;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error(`The server at ${origin} did not get ready in time`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /**
  * Starts `main.ts` in a subprocess and resolves once its dataset is served.
  *
@@ -131,27 +110,15 @@ async function waitForDataset(origin: string, deadline: number): Promise<void> {
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const port = options.port ?? freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-sys",
-      "main.ts",
-    ],
-    cwd: new URL("..", import.meta.url).pathname,
-    env: {
+  const child = serverCommand(
+    {
       PORT: String(port),
-      HOST: "127.0.0.1",
       PROVIDERS_DB: options.db,
       DEMO_RECORDS: String(options.demoRecords ?? 3000),
       RATE_LIMIT_PER_MINUTE: "0",
     },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+    { stdout: "piped", stderr: "piped" },
+  ).spawn();
   // Drain the output as it comes, so a chatty server never blocks on a full pipe.
   const output = Promise.all([
     new Response(child.stdout).text(),
@@ -171,7 +138,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     return stopped;
   };
   try {
-    await waitForDataset(origin, Date.now() + (options.timeoutMs ?? 60_000));
+    await waitForStatus(`${origin}/v1/dataset`, { timeoutMs: options.timeoutMs ?? 60_000 });
   } catch (error) {
     const { log } = await stop();
     throw new Error(`${(error as Error).message}\n${log.slice(-2000)}`);

@@ -1,43 +1,17 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { freePort } from "./_utils.ts";
-
-async function waitForHealth(url: string, deadline: number): Promise<Response> {
-  while (true) {
-    try {
-      return await fetch(url);
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
+import { freePort, serverCommand, waitForStatus } from "../scripts/processes.ts";
 
 Deno.test("[e2e] the real server answers /health over TCP and stops cleanly on SIGTERM", async (t) => {
   const port = freePort();
   const dir = await Deno.makeTempDir();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-sys",
-      "main.ts",
-    ],
-    cwd: new URL("..", import.meta.url).pathname,
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PROVIDERS_DB: `${dir}/providers.db`,
-      DEMO_RECORDS: "500",
-    },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = serverCommand(
+    { PORT: String(port), PROVIDERS_DB: `${dir}/providers.db`, DEMO_RECORDS: "500" },
+    { stdout: "piped", stderr: "piped" },
+  ).spawn();
   try {
     await t.step("GET /health", async () => {
-      const response = await waitForHealth(`http://127.0.0.1:${port}/health`, Date.now() + 15_000);
+      await waitForStatus(`http://127.0.0.1:${port}/health`, { timeoutMs: 15_000 });
+      const response = await fetch(`http://127.0.0.1:${port}/health`);
       assertEquals(response.status, 200);
       assertEquals(response.headers.get("content-type"), "application/json; charset=utf-8");
       assertMatch(response.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);

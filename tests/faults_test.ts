@@ -5,45 +5,30 @@
  * a clear error and no crash loop.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { freePort } from "./_utils.ts";
+import {
+  freePort,
+  importCommand,
+  type ImportFiles,
+  serverCommand,
+  waitForStatus,
+} from "../scripts/processes.ts";
 import { fixtureDatabase } from "./_fixtures.ts";
 import { writeDemoCsv } from "../lib/demo/csv.ts";
-
-const ROOT = new URL("..", import.meta.url).pathname;
 
 async function sha256(path: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(path));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-function importCommand(db: string, csv: Record<string, string>): Deno.Command {
-  return new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-sys",
-      `${ROOT}scripts/import.ts`,
-      "--db",
-      db,
-      "--npi",
-      csv.npidata!,
-      "--othername",
-      csv.othername!,
-      "--pl",
-      csv.pl!,
-      "--endpoint",
-      csv.endpoint!,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  });
-}
-
-async function demoCsv(dir: string, records: number): Promise<Record<string, string>> {
+async function demoCsv(dir: string, records: number): Promise<ImportFiles> {
   const { files } = await writeDemoCsv(dir, { records, seed: 5 });
-  return Object.fromEntries(files.map((f) => [f.kind, f.path]));
+  const byKind = Object.fromEntries(files.map((f) => [f.kind, f.path]));
+  return {
+    npidata: byKind.npidata!,
+    othername: byKind.othername,
+    pl: byKind.pl,
+    endpoint: byKind.endpoint,
+  };
 }
 
 Deno.test("[faults] an import killed with SIGKILL at any point leaves the served database byte-identical", async () => {
@@ -76,30 +61,10 @@ Deno.test("[faults] the server serves during an import and swaps on SIGHUP witho
   const dir = await Deno.makeTempDir();
   const db = await fixtureDatabase(dir);
   const port = freePort();
-  const server = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-sys",
-      `${ROOT}main.ts`,
-    ],
-    env: { PORT: String(port), HOST: "127.0.0.1", PROVIDERS_DB: db },
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  const server = serverCommand({ PORT: String(port), PROVIDERS_DB: db }).spawn();
   const base = `http://127.0.0.1:${port}`;
   try {
-    for (let i = 0; i < 200; i++) {
-      try {
-        const r = await fetch(`${base}/v1/dataset`);
-        await r.body?.cancel();
-        if (r.status === 200) break;
-      } catch { /* starting */ }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitForStatus(`${base}/v1/dataset`, { timeoutMs: 15_000 });
     let failures = 0, requests = 0, stop = false;
     const load = (async () => {
       while (!stop) {
@@ -152,31 +117,15 @@ Deno.test("[faults] a corrupt or old database file: clear error, health answers,
       await t.step(name, async () => {
         await write();
         const port = freePort();
-        const child = new Deno.Command(Deno.execPath(), {
-          args: [
-            "run",
-            "--allow-net",
-            "--allow-env",
-            "--allow-read",
-            "--allow-write",
-            "--allow-sys",
-            `${ROOT}main.ts`,
-          ],
-          env: { PORT: String(port), HOST: "127.0.0.1", PROVIDERS_DB: `${dir}/bad.db` },
-          stdout: "piped",
-          stderr: "piped",
-        }).spawn();
+        const child = serverCommand(
+          { PORT: String(port), PROVIDERS_DB: `${dir}/bad.db` },
+          { stdout: "piped", stderr: "piped" },
+        ).spawn();
         try {
-          let health: Response | null = null;
-          for (let i = 0; i < 200 && !health; i++) {
-            try {
-              health = await fetch(`http://127.0.0.1:${port}/health`);
-            } catch {
-              await new Promise((resolve) => setTimeout(resolve, 50));
-            }
-          }
-          assertEquals(health?.status, 200);
-          await health?.body?.cancel();
+          await waitForStatus(`http://127.0.0.1:${port}/health`, { timeoutMs: 15_000 });
+          const health = await fetch(`http://127.0.0.1:${port}/health`);
+          assertEquals(health.status, 200);
+          await health.body?.cancel();
           const data = await fetch(`http://127.0.0.1:${port}/v1/dataset`);
           assertEquals(data.status, 503);
           assertMatch((await data.json()).detail, /Cannot (open|serve)/);

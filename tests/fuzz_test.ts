@@ -5,21 +5,10 @@
  * the parameters it rejects; the service keeps answering.
  */
 import { assert, assertEquals } from "@std/assert";
-import { testApp } from "./_utils.ts";
+import { seededRandom, testApp } from "./_utils.ts";
 import { Dataset } from "../lib/dataset.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
 import { NPIS, searchFixtureDatabase } from "./_search_fixtures.ts";
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NAMES = [
   "q",
@@ -168,7 +157,7 @@ Deno.test("[fuzz] hostile requests never cause a 5xx and always get a problem do
   const dir = await Deno.makeTempDir();
   const store = openSqliteStore(await searchFixtureDatabase(dir));
   const app = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
-  const next = random(7_19_2026);
+  const next = seededRandom(7_19_2026);
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
   const randomText = () => {
     const n = Math.floor(next() * 12);

@@ -1,4 +1,5 @@
 import { assert, assertEquals, assertRejects } from "@std/assert";
+import { seededRandom } from "./_utils.ts";
 import { type CsvItem, type CsvReadOptions, readCsv } from "../lib/nppes/csv.ts";
 
 const encoder = new TextEncoder();
@@ -383,18 +384,6 @@ function referenceParse(text: string, max: number): CsvItem[] {
   return out;
 }
 
-/** A small seeded random number generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Reads `bytes` cut at random places. */
 async function readRandomChunks(
   bytes: Uint8Array,
@@ -421,7 +410,7 @@ async function readRandomChunks(
 
 Deno.test("[csv] agrees with a reference parser on random input, however it is cut", async () => {
   const pieces = ['"', '"', '""', ",", ",", "\n", "\r\n", "\r", "a", "bc", "é", "😀", '"x"', '""'];
-  const next = random(20250601);
+  const next = seededRandom(20250601);
   for (let round = 0; round < 600; round++) {
     let text = next() < 0.1 ? "\uFEFF" : "";
     const length = Math.floor(next() * 40);

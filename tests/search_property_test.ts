@@ -4,7 +4,7 @@
  * paging, sorted as the query asks.
  */
 import { assert, assertEquals } from "@std/assert";
-import { assertJson, testApp } from "./_utils.ts";
+import { assertJson, seededRandom, testApp } from "./_utils.ts";
 import { Dataset } from "../lib/dataset.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
@@ -14,18 +14,6 @@ interface Body {
   offset: number;
   next_cursor: string | null;
   results: { npi: string; distance?: number; score?: number }[];
-}
-
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = [
@@ -80,7 +68,7 @@ Deno.test("[search] property: the cursor walks every result exactly once, in ord
   buildDemoDatabase({ path: `${dir}/demo.db`, records: 3000, seed: 99 });
   const store = openSqliteStore(`${dir}/demo.db`);
   const app = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
-  const next = random(20261121);
+  const next = seededRandom(20261121);
   try {
     let nonEmpty = 0;
     for (let i = 0; i < 60; i++) {

@@ -38,24 +38,20 @@ export function deletions(word: string, edits: 1 | 2): string[] {
  */
 export function buildVocabulary(db: DatabaseSync, frequencies: ReadonlyMap<string, number>): void {
   db.exec("DELETE FROM term; DELETE FROM typo_key;");
+  // Keys are appended to a scratch table and sorted by SQLite on the way into the keyed table, so
+  // memory stays flat however large the vocabulary (millions of terms at national scale).
+  db.exec("CREATE TEMP TABLE typo_scratch (key TEXT NOT NULL, term TEXT NOT NULL)");
   const addTerm = db.prepare("INSERT INTO term (term, docs) VALUES (?, ?)");
-  // "key\u0001term" strings sort like (key, term) pairs with the engine's native string sort.
-  const keys: string[] = [];
+  const addKey = db.prepare("INSERT INTO temp.typo_scratch (key, term) VALUES (?, ?)");
   db.exec("BEGIN");
   for (const [term, docs] of frequencies) {
     addTerm.run(term, docs);
-    if (term.length >= MIN_TYPO_TERM - 1) keys.push(`${term}\u0001${term}`);
+    if (term.length >= MIN_TYPO_TERM - 1) addKey.run(term, term);
     if (term.length >= MIN_TYPO_TERM) {
-      for (const key of deletions(term, term.length >= MIN_TWO_EDIT_TERM ? 2 : 1)) {
-        keys.push(`${key}\u0001${term}`);
-      }
+      for (const key of deletions(term, term.length >= MIN_TWO_EDIT_TERM ? 2 : 1)) addKey.run(key, term);
     }
   }
-  keys.sort();
-  const addKey = db.prepare("INSERT OR IGNORE INTO typo_key (key, term) VALUES (?, ?)");
-  for (const pair of keys) {
-    const cut = pair.indexOf("\u0001");
-    addKey.run(pair.slice(0, cut), pair.slice(cut + 1));
-  }
+  db.exec("INSERT OR IGNORE INTO typo_key (key, term) SELECT key, term FROM temp.typo_scratch ORDER BY key, term");
   db.exec("COMMIT");
+  db.exec("DROP TABLE temp.typo_scratch");
 }

@@ -161,6 +161,14 @@ function nameLists(index: SearchIndex, field: number, matches: readonly NameMatc
   );
 }
 
+/** Whether the query has a filter answered by posting lists (anything but the flag tests). */
+function hasListFilter(query: SearchQuery): boolean {
+  return Boolean(
+    query.npis || query.states || query.cities || query.postal || query.taxonomyCodes || query.specialtyCodes ||
+      query.lastNames || query.firstNames || query.organizationNames,
+  );
+}
+
 /** The list filters of a query (each a sorted id list; all must hold). */
 function listFilters(query: SearchQuery, ctx: EngineContext): Uint32Array[] {
   const { index, db } = ctx;
@@ -452,10 +460,7 @@ function cacheKey(query: SearchQuery): string {
  * ```
  */
 export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
-  if (!query.words && !query.near) {
-    const filters = listFilters(query, ctx);
-    if (filters.length === 0) return browse(query, ctx);
-  }
+  if (!query.words && !query.near && !hasListFilter(query)) return browse(query, ctx);
   const key = cacheKey(query);
   let result = ctx.cache.get(key);
   if (!result) {
