@@ -48,10 +48,14 @@ export function buildVocabulary(db: DatabaseSync, frequencies: ReadonlyMap<strin
     addTerm.run(term, docs);
     if (term.length >= MIN_TYPO_TERM - 1) addKey.run(term, term);
     if (term.length >= MIN_TYPO_TERM) {
-      for (const key of deletions(term, term.length >= MIN_TWO_EDIT_TERM ? 2 : 1)) addKey.run(key, term);
+      for (const key of deletions(term, term.length >= MIN_TWO_EDIT_TERM ? 2 : 1)) {
+        addKey.run(key, term);
+      }
     }
   }
-  db.exec("INSERT OR IGNORE INTO typo_key (key, term) SELECT key, term FROM temp.typo_scratch ORDER BY key, term");
+  db.exec(
+    "INSERT OR IGNORE INTO typo_key (key, term) SELECT key, term FROM temp.typo_scratch ORDER BY key, term",
+  );
   db.exec("COMMIT");
   db.exec("DROP TABLE temp.typo_scratch");
 }

@@ -164,7 +164,8 @@ function nameLists(index: SearchIndex, field: number, matches: readonly NameMatc
 /** Whether the query has a filter answered by posting lists (anything but the flag tests). */
 function hasListFilter(query: SearchQuery): boolean {
   return Boolean(
-    query.npis || query.states || query.cities || query.postal || query.taxonomyCodes || query.specialtyCodes ||
+    query.npis || query.states || query.cities || query.postal || query.taxonomyCodes ||
+      query.specialtyCodes ||
       query.lastNames || query.firstNames || query.organizationNames,
   );
 }
