@@ -5,6 +5,8 @@
  * @module
  */
 
+import { exists } from "./proc.ts";
+
 /** Latency and throughput of one load run. */
 export interface LoadResult {
   requests: number;
@@ -51,15 +53,6 @@ export async function ensureWrk(log: (line: string) => void): Promise<void> {
   };
   await run(["apt-get", "update", "-qq"]);
   await run(["apt-get", "install", "-y", "-qq", "wrk"]);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -40,3 +40,13 @@ export async function watchPeak(pid: number, done: Promise<unknown>, ms = 250): 
   }
   return peak;
 }
+
+/** Whether a path exists. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

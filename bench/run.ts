@@ -9,11 +9,11 @@
  *
  * @module
  */
-import { parseCli, UsageError } from "../lib/cli.ts";
+import { parseCli, runCli, UsageError } from "../lib/cli.ts";
 import { writeDemoCsv } from "../lib/demo/csv.ts";
 import { DEMO_GENERATOR_VERSION } from "../lib/demo/generate.ts";
 import { ensureWrk, type LoadResult, runLoad } from "./load.ts";
-import { memoryOf, watchPeak } from "./proc.ts";
+import { exists, memoryOf, watchPeak } from "./proc.ts";
 import {
   freePort,
   importCommand,
@@ -45,15 +45,6 @@ The dataset CSV is cached in bench/.cache/ by size and generator version.`;
 
 function log(line: string): void {
   console.error(`[bench] ${line}`);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Writes (or reuses) the NPPES-format CSV of `records` synthetic providers. */
@@ -353,14 +344,4 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(summary));
 }
 
-if (import.meta.main) {
-  try {
-    await main();
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`error: ${error.message}\n\n${USAGE}`);
-      Deno.exit(2);
-    }
-    throw error;
-  }
-}
+if (import.meta.main) await runCli(main, USAGE);

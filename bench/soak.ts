@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { parseCli, UsageError } from "../lib/cli.ts";
+import { parseCli, runCli, UsageError } from "../lib/cli.ts";
 import { ensureWrk } from "./load.ts";
 import { memoryOf } from "./proc.ts";
 import { freePort, ROOT, serverCommand, waitForStatus } from "../scripts/processes.ts";
@@ -178,14 +178,4 @@ async function main(): Promise<void> {
   if (failed) Deno.exit(1);
 }
 
-if (import.meta.main) {
-  try {
-    await main();
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`error: ${error.message}\n\n${USAGE}`);
-      Deno.exit(2);
-    }
-    throw error;
-  }
-}
+if (import.meta.main) await runCli(main, USAGE);

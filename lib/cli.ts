@@ -65,3 +65,24 @@ export function parseCli<const S extends string, const B extends string>(
   }
   return parsed as CliArgs<S, B>;
 }
+
+/**
+ * Runs a command's `main`: a {@linkcode UsageError} prints the message and
+ * the usage and exits 2; anything else propagates.
+ *
+ * @example
+ * ```ts
+ * if (import.meta.main) await runCli(main, USAGE);
+ * ```
+ */
+export async function runCli(main: () => Promise<void>, usage: string): Promise<void> {
+  try {
+    await main();
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`error: ${error.message}\n\n${usage}`);
+      Deno.exit(2);
+    }
+    throw error;
+  }
+}
