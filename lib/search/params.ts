@@ -97,7 +97,10 @@ const postal = custom({
 });
 
 const near = custom({
-  description: "point",
+  description:
+    "A 5-digit ZIP (located by its centroid; a ZIP not in the ZIP dataset is a 400) or " +
+    "`lat,lon` in degrees. Locates providers by their primary practice location; `radius` and `unit` " +
+    "need it.",
   schema: { type: "string", pattern: "^[0-9]{5}$|^-?[0-9.]+,-?[0-9.]+$" },
   example: "20817",
   parse(raw): { lat: number; lon: number } {
@@ -206,7 +209,10 @@ export const SEARCH_PARAMS = defineQuery({
     max: 500,
   }),
   unit: choice({ description: "With `near`: `mi` (default) or `km`.", values: ["mi", "km"] }),
-  sex: choice({ description: "M or F (individuals only).", values: ["M", "F"] }),
+  sex: choice({
+    description: "M or F (individuals only; with `entity_type=organization` it is a 400).",
+    values: ["M", "F"],
+  }),
   include_deactivated: boolean({ description: "Include deactivated NPIs.", default: false }),
   sort: choice({
     description:
