@@ -5,13 +5,12 @@
  * @module
  */
 import { readCsv } from "../nppes/csv.ts";
-import { checkHeader, LAYOUTS, type NppesFileKind } from "../nppes/columns.ts";
+import { checkHeader, type NppesFileKind } from "../nppes/columns.ts";
 import {
   endpointFromRow,
   locationFromRow,
   nppesDate,
   otherNameFromRow,
-  providerFromRow,
   RowError,
 } from "../nppes/record.ts";
 import { excelSerialToIsoDate, readXlsxRows } from "../nppes/xlsx.ts";
@@ -25,6 +24,7 @@ import {
 } from "../taxonomy/nucc.ts";
 import type { Progress } from "./progress.ts";
 import { basename } from "./paths.ts";
+import type { NpidataMessage, NpidataRequest, SkippedRow } from "./npidata_worker.ts";
 
 /** What to import. */
 export interface ImportOptions {
@@ -139,6 +139,159 @@ async function importCsv(
     }`,
   );
   return { kind, name: basename(path), rows, skipped };
+}
+
+/** The main file is read by two workers when it is at least this large. */
+const SPLIT_MIN_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Where a second worker can start reading a large main file: the first
+ * record that starts after its middle (a line break, then `"` and a
+ * 10-digit NPI and `","`); null when the file is small or none is found.
+ */
+async function splitPoint(path: string, size: number): Promise<number | null> {
+  if (size < SPLIT_MIN_BYTES) return null;
+  using file = await Deno.open(path);
+  const from = Math.floor(size / 2);
+  await file.seek(from, Deno.SeekMode.Start);
+  const probe = new Uint8Array(4 << 20);
+  let n = 0;
+  while (n < probe.length) {
+    const read = await file.read(probe.subarray(n));
+    if (read === null || read === 0) break;
+    n += read;
+  }
+  const isDigit = (b: number | undefined) => b !== undefined && b >= 0x30 && b <= 0x39;
+  for (let i = 0; i + 15 < n; i++) {
+    if (probe[i] !== 0x0a || probe[i + 1] !== 0x22) continue;
+    let digits = 0;
+    while (digits < 10 && isDigit(probe[i + 2 + digits])) digits++;
+    const j = i + 12;
+    if (digits === 10 && probe[j] === 0x22 && probe[j + 1] === 0x2c && probe[j + 2] === 0x22) {
+      return from + i + 1;
+    }
+  }
+  return null;
+}
+
+/** One worker reading part of the main file. */
+interface Part {
+  worker: Worker;
+  bytes: number;
+  done: boolean;
+  /** Physical line after the part (known once done). */
+  nextLine: number;
+}
+
+/**
+ * Reads the main file in workers ({@linkcode NpidataMessage}): two, each on
+ * one half, when the file is large. Records are written in the order they
+ * arrive; the builder is told which half a record came from, so that a
+ * later row for the same NPI still replaces an earlier one. Header problems
+ * and skipped rows (with their line numbers) are reported as for the other
+ * files.
+ */
+async function importNpidata(
+  path: string,
+  builder: DatabaseBuilder,
+  options: { progress: Progress; maxReported: number },
+): Promise<FileRecord> {
+  const size = await fileSize(path);
+  const { progress } = options;
+  progress.start("npidata", size);
+  const split = await splitPoint(path, size);
+  const ranges = split === null ? [{ start: 0, end: size }] : [
+    { start: 0, end: split },
+    { start: split, end: size },
+  ];
+  const parts: Part[] = ranges.map(() => ({
+    worker: new Worker(new URL("./npidata_worker.ts", import.meta.url).href, { type: "module" }),
+    bytes: 0,
+    done: false,
+    nextLine: 1,
+  }));
+  let rows = 0, skipped = 0, sawHeader = false;
+  // Rows skipped in the second half wait for the first half's line count.
+  const laterSkips: SkippedRow[] = [];
+  const report = (line: number, reason: string) => {
+    if (++skipped <= options.maxReported) {
+      progress.note(`${basename(path)}:${line}: skipped: ${reason}`);
+    }
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      parts.forEach((part, k) => {
+        part.worker.onerror = (event) => {
+          event.preventDefault();
+          reject(new ImportError(`Cannot import '${path}': ${event.message}`));
+        };
+        part.worker.onmessage = (event: MessageEvent<NpidataMessage>) => {
+          try {
+            handle(part, k, event.data);
+          } catch (error) {
+            reject(error);
+          }
+          if (parts.every((p) => p.done)) resolve();
+        };
+        part.worker.postMessage({ type: "read", path, ...ranges[k]! } satisfies NpidataRequest);
+      });
+    });
+  } finally {
+    for (const part of parts) part.worker.terminate();
+  }
+  if (!sawHeader) {
+    throw new ImportError(`Cannot import '${path}': the file is empty (no header line)`);
+  }
+  progress.finish(
+    `${rows.toLocaleString("en-US")} rows${
+      skipped ? `, ${skipped.toLocaleString("en-US")} malformed rows skipped` : ""
+    }`,
+  );
+  return { kind: "npidata", name: basename(path), rows, skipped };
+
+  function handle(part: Part, k: number, message: NpidataMessage): void {
+    switch (message.type) {
+      case "header":
+        if (message.malformed) {
+          throw new ImportError(
+            `Cannot import '${path}': its header line is malformed: ${message.malformed}`,
+          );
+        }
+        if (message.problems.length > 0) {
+          throw new ImportError(
+            `Cannot import '${path}' as a npidata file: wrong header: ${
+              message.problems.join("; ")
+            }. Check that the file is the right one for --npi`,
+          );
+        }
+        sawHeader = true;
+        return;
+      case "batch": {
+        for (const provider of message.providers) builder.addPrepared(provider, k);
+        rows += message.providers.length;
+        const offset = k === 0 ? 0 : parts[0]!.done ? parts[0]!.nextLine - 1 : null;
+        for (const row of message.skipped) {
+          if (offset !== null) report(row.line + offset, row.reason);
+          else if (laterSkips.length < options.maxReported) laterSkips.push(row);
+          else skipped++;
+        }
+        part.worker.postMessage({ type: "ack" });
+        part.bytes = message.bytes;
+        progress.update(parts.reduce((n, p) => n + p.bytes, 0), rows);
+        return;
+      }
+      case "done":
+        part.done = true;
+        part.nextLine = message.nextLine;
+        if (k === 0) {
+          sawHeader ||= message.sawHeader;
+          for (const row of laterSkips.splice(0)) report(row.line + part.nextLine - 1, row.reason);
+        }
+        return;
+      case "error":
+        throw new ImportError(`Cannot import '${path}': ${message.message}`);
+    }
+  }
 }
 
 /** Parses one row of a deactivation report: NPI and date (text or Excel serial). */
@@ -286,12 +439,11 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
             builder.addFile(f);
           })
         : Promise.resolve();
-    const columns = LAYOUTS.npidata.length;
-    await csv(
-      "npidata",
-      options.npi,
-      (fields) => builder.addProvider(providerFromRow(fields, columns)),
-    );
+    if (options.npi) {
+      const f = await importNpidata(options.npi, builder, context);
+      files.push(f);
+      builder.addFile(f);
+    }
     await csv("othername", options.othername, (fields) => {
       const { npi, name } = otherNameFromRow(fields);
       builder.addOtherName(npi, name);

@@ -1,28 +1,31 @@
 /**
- * Builds the search index while providers are written in id order: posting
- * lists of the text and name-key fields grow in memory; the columns (flags,
- * state, city, ZIP, coordinates, taxonomy codes) fill typed arrays; `write`
- * derives the remaining posting lists from the columns and stores it all as
- * blobs, then the typo vocabulary.
+ * Builds the search index of a database whose providers arrive in any
+ * order. Entries are added under a sequence number (`seq`, the order of
+ * arrival); only when every provider is known are they ranked, and `write`
+ * renumbers everything by rank.
+ *
+ * Memory stays bounded: posting lists grow in memory until they hold
+ * `segmentEntries` ids, then are written to a scratch database as one sorted
+ * segment; `write` merges the segments term by term. Columns (flags, state,
+ * city, ZIP, coordinates, taxonomy codes) are typed arrays of a few bytes
+ * per provider.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { Provider } from "../provider.ts";
-import { foldText, nameKey, nameTokens } from "../text/fold.ts";
 import {
   cellOf,
   FIELD,
-  FLAG,
   PREFIX_LENGTHS,
   PREFIX_MIN_TERMS,
   PREFIXED_FIELDS,
   TEXT_FIELDS,
 } from "./fields.ts";
+import type { IndexEntry } from "./entry.ts";
 import { INDEX_SCHEMA } from "./schema.ts";
 import { buildVocabulary } from "./vocabulary.ts";
 
-/** A growable list of numbers; `unique` drops a value equal to the last one (ids added twice). */
+/** A growable list of numbers; `unique` drops a value equal to the last one. */
 class Growable {
   data: Uint32Array;
   length = 0;
@@ -43,18 +46,28 @@ class Growable {
   }
 }
 
-class GrowableColumn<T extends Uint8Array | Uint16Array | Uint32Array | Float32Array> {
+type NumberArray = Uint8Array | Uint16Array | Uint32Array | Float32Array;
+
+class GrowableColumn<T extends NumberArray> {
   data: T;
   constructor(private make: (n: number) => T, capacity: number) {
     this.data = make(capacity);
   }
-  set(id: number, value: number): void {
-    if (id >= this.data.length) {
-      const next = this.make(Math.max(id + 1, this.data.length * 2));
+  set(seq: number, value: number): void {
+    if (seq >= this.data.length) {
+      const next = this.make(Math.max(seq + 1, this.data.length * 2));
       next.set(this.data as never);
       this.data = next;
     }
-    this.data[id] = value;
+    this.data[seq] = value;
+  }
+  get(seq: number): number {
+    return seq < this.data.length ? this.data[seq]! : 0;
+  }
+  /** The values in rank order: `out[id] = data[seqById[id]]`. */
+  ranked(ranking: Ranking, out: T): T {
+    for (let id = 1; id <= ranking.size; id++) out[id] = this.data[ranking.seqById[id]!]!;
+    return out;
   }
 }
 
@@ -74,27 +87,60 @@ class Dictionary {
   }
 }
 
-/** Accumulates the index of providers added in increasing id order. */
-export class IndexBuilder {
-  /** Per field, each term's ids: a number while the term has one id (most do), a list after. */
-  #postings = new Map<number, Map<string, Growable | number>>();
-  #flags: GrowableColumn<Uint8Array>;
-  #state: GrowableColumn<Uint8Array>;
-  #city: GrowableColumn<Uint32Array>;
-  #zip: GrowableColumn<Uint32Array>;
-  #lat: GrowableColumn<Float32Array>;
-  #lon: GrowableColumn<Float32Array>;
-  #taxOffsets: number[] = [0];
-  #taxCodes = new Growable(1024, false);
-  #taxPrimary = new Growable(1024, false);
-  #states = new Dictionary();
-  #cities = new Dictionary();
-  #codes = new Dictionary();
-  #lastId = 0;
-  #describeWords: (code: string) => readonly string[];
+/**
+ * The final order of providers: ids 1..size by rank, each naming its `seq`;
+ * `idBySeq` is 0 for a seq that was dropped (replaced by a later row).
+ */
+export interface Ranking {
+  size: number;
+  seqById: Uint32Array;
+  idBySeq: Uint32Array;
+}
 
-  /** `specialtyWords` gives the words a taxonomy code is found by. */
-  constructor(options: { capacity?: number; specialtyWords: (code: string) => readonly string[] }) {
+/** Options of {@linkcode IndexBuilder}. */
+export interface IndexBuilderOptions {
+  /** The words a taxonomy code is found by. */
+  specialtyWords: (code: string) => readonly string[];
+  /** A scratch database for posting segments (its `index_segment` table is created). */
+  scratch: DatabaseSync;
+  /** Ids held in memory before a segment is written. */
+  segmentEntries?: number;
+  /** Expected number of providers (sizes the columns). */
+  capacity?: number;
+}
+
+/** Where one field of one segment lies in the scratch table. */
+interface SegmentRange {
+  field: number;
+  first: number;
+  last: number;
+}
+
+/** Accumulates index entries by seq and writes the ranked index. */
+export class IndexBuilder {
+  /** Per field, each term's seqs: a number while the term has one (most do), a list after. */
+  #postings = new Map<number, Map<string, Growable | number>>();
+  #entries = 0;
+  readonly #segmentEntries: number;
+  readonly #segments: SegmentRange[][] = [];
+  readonly #scratch: DatabaseSync;
+  readonly #flags: GrowableColumn<Uint8Array>;
+  readonly #state: GrowableColumn<Uint8Array>;
+  readonly #city: GrowableColumn<Uint32Array>;
+  readonly #zip: GrowableColumn<Uint32Array>;
+  readonly #lat: GrowableColumn<Float32Array>;
+  readonly #lon: GrowableColumn<Float32Array>;
+  /** Where the codes of each seq start in `#taxCodes` (`#taxOffsets[seq]..[seq + 1]`). */
+  readonly #taxOffsets = new Growable(1024, false);
+  readonly #taxCodes = new Growable(1024, false);
+  readonly #taxPrimary = new Growable(1024, false);
+  readonly #states = new Dictionary();
+  readonly #cities = new Dictionary();
+  readonly #codes = new Dictionary();
+  #lastSeq = 0;
+  readonly #describeWords: (code: string) => readonly string[];
+
+  constructor(options: IndexBuilderOptions) {
     const n = (options.capacity ?? 1024) + 1;
     this.#flags = new GrowableColumn((k) => new Uint8Array(k), n);
     this.#state = new GrowableColumn((k) => new Uint8Array(k), n);
@@ -103,126 +149,210 @@ export class IndexBuilder {
     this.#lat = new GrowableColumn((k) => new Float32Array(k).fill(NaN), n);
     this.#lon = new GrowableColumn((k) => new Float32Array(k).fill(NaN), n);
     this.#describeWords = options.specialtyWords;
+    this.#scratch = options.scratch;
+    this.#segmentEntries = options.segmentEntries ?? 16_000_000;
     for (const field of PREFIXED_FIELDS) this.#postings.set(field, new Map());
+    this.#taxOffsets.push(0);
+    this.#scratch.exec(
+      "CREATE TABLE IF NOT EXISTS index_segment (field INTEGER NOT NULL, term TEXT NOT NULL, ids BLOB NOT NULL)",
+    );
   }
 
-  #post(field: number, term: string, id: number): void {
-    if (!term) return;
-    const terms = this.#postings.get(field)!;
-    const list = terms.get(term);
-    if (list === undefined) terms.set(term, id);
-    else if (typeof list === "number") {
-      if (list === id) return;
-      const grown = new Growable();
-      grown.push(list);
-      grown.push(id);
-      terms.set(term, grown);
-    } else list.push(id);
+  /** The highest seq added. */
+  get lastSeq(): number {
+    return this.#lastSeq;
   }
 
-  /** Adds provider `id` (ids must increase). */
-  add(id: number, p: Provider): void {
-    if (id <= this.#lastId) {
-      throw new RangeError(`Index ids must increase: ${id} after ${this.#lastId}`);
+  /** The flags of `seq`. */
+  flags(seq: number): number {
+    return this.#flags.get(seq);
+  }
+
+  /** Adds the entry of `seq` (seqs must increase). */
+  add(seq: number, entry: IndexEntry): void {
+    if (seq <= this.#lastSeq) {
+      throw new RangeError(`Index seqs must increase: ${seq} after ${this.#lastSeq}`);
     }
-    // taxOffsets[id] is where the codes of `id` start; skipped ids get an empty range.
-    while (this.#taxOffsets.length < id + 1) this.#taxOffsets.push(this.#taxCodes.length);
-    this.#lastId = id;
-    const ind = p.individual, org = p.organization;
-    for (const t of nameTokens(ind ? ind.last_name ?? "" : org?.name ?? "")) {
-      this.#post(FIELD.surname, t, id);
+    // taxOffsets[seq] is where the codes of `seq` start; skipped seqs get an empty range.
+    while (this.#taxOffsets.length < seq + 1) this.#taxOffsets.push(this.#taxCodes.length);
+    this.#lastSeq = seq;
+    this.addTerms(seq, entry.terms);
+    this.#flags.set(seq, entry.flags);
+    this.#state.set(seq, this.#states.id(entry.state));
+    this.#city.set(seq, this.#cities.id(entry.city));
+    this.#zip.set(seq, entry.zip);
+    if (!Number.isNaN(entry.lat) && !Number.isNaN(entry.lon)) {
+      this.#lat.set(seq, entry.lat);
+      this.#lon.set(seq, entry.lon);
     }
-    if (ind) {
-      for (const t of nameTokens(`${ind.first_name ?? ""} ${ind.middle_name ?? ""}`)) {
-        this.#post(FIELD.given, t, id);
-      }
-    }
-    for (const o of p.other_names) {
-      for (const t of nameTokens(o.name)) this.#post(FIELD.other, t, id);
-    }
-    const loc = p.practice_location;
-    for (const t of nameTokens(loc?.city ?? "")) this.#post(FIELD.place, t, id);
-    // Name keys for the name filters: own names, and other names (a person's: first and last words).
-    if (ind) {
-      this.#post(FIELD.lastKey, nameKey(ind.last_name ?? ""), id);
-      this.#post(FIELD.firstKey, nameKey(ind.first_name ?? ""), id);
-      for (const o of p.other_names) {
-        const parts = o.name.split(/\s+/).filter((w) => w);
-        this.#post(FIELD.firstKey, nameKey(parts[0] ?? ""), id);
-        this.#post(FIELD.lastKey, nameKey(parts.at(-1) ?? ""), id);
-      }
-    } else if (org) {
-      this.#post(FIELD.orgKey, nameKey(org.name ?? ""), id);
-      for (const o of p.other_names) this.#post(FIELD.orgKey, nameKey(o.name), id);
-    }
-    let flags = p.status === "active" ? FLAG.active : 0;
-    if (p.entity_type === "individual") flags |= FLAG.individual;
-    if (p.entity_type === "organization") flags |= FLAG.organization;
-    if (ind?.sex === "M") flags |= FLAG.male;
-    if (ind?.sex === "F") flags |= FLAG.female;
-    this.#flags.set(id, flags);
-    this.#state.set(id, this.#states.id(loc?.state?.toUpperCase() ?? null));
-    this.#city.set(id, this.#cities.id(loc?.city ? foldText(loc.city).toUpperCase() : null));
-    const zip = /^(\d{5})/.exec(loc?.postal_code?.trim() ?? "");
-    this.#zip.set(id, zip ? Number(zip[1]) + 1 : 0);
-    if (loc?.lat != null && loc.lon != null) {
-      this.#lat.set(id, loc.lat);
-      this.#lon.set(id, loc.lon);
-    }
-    const sorted = [...p.taxonomies].sort((a, b) => Number(b.primary) - Number(a.primary));
-    const seen = new Set<string>();
-    for (const t of sorted) {
-      if (seen.has(t.code)) continue;
-      seen.add(t.code);
-      this.#taxCodes.push(this.#codes.id(t.code));
-      this.#taxPrimary.push(t.primary ? 1 : 0);
+    for (let k = 0; k < entry.codes.length; k++) {
+      this.#taxCodes.push(this.#codes.id(entry.codes[k]!));
+      this.#taxPrimary.push(entry.primary[k] ?? 0);
     }
     this.#taxOffsets.push(this.#taxCodes.length);
   }
 
-  /** Writes the index into `db` (tables from {@linkcode INDEX_SCHEMA}). */
-  write(db: DatabaseSync, onProgress: (phase: string) => void = () => {}): void {
+  /** Adds posting terms (flat field, term pairs) to `seq`, in any order of seqs. */
+  addTerms(seq: number, terms: readonly (number | string)[]): void {
+    for (let i = 0; i + 1 < terms.length; i += 2) {
+      const term = terms[i + 1] as string;
+      if (!term) continue;
+      const map = this.#postings.get(terms[i] as number);
+      if (!map) throw new RangeError(`Field ${terms[i]} has no posting lists`);
+      const list = map.get(term);
+      if (list === undefined) map.set(term, seq);
+      else if (typeof list === "number") {
+        if (list === seq) continue;
+        const grown = new Growable();
+        grown.push(list);
+        grown.push(seq);
+        map.set(term, grown);
+      } else list.push(seq);
+      this.#entries++;
+    }
+    if (this.#entries >= this.#segmentEntries) this.#spill();
+  }
+
+  /** Replaces the flags of `seq`. */
+  setFlags(seq: number, flags: number): void {
+    this.#flags.set(seq, flags);
+  }
+
+  /** Writes the in-memory posting lists as one sorted segment and forgets them. */
+  #spill(): void {
+    const db = this.#scratch;
+    const insert = db.prepare("INSERT INTO index_segment (field, term, ids) VALUES (?, ?, ?)");
+    const lastRowid = () =>
+      (db.prepare("SELECT coalesce(max(rowid), 0) AS n FROM index_segment").get() as { n: number })
+        .n;
+    const ranges: SegmentRange[] = [];
+    db.exec("BEGIN");
+    for (const [field, terms] of this.#postings) {
+      const first = lastRowid() + 1;
+      for (const term of [...terms.keys()].sort()) {
+        insert.run(field, term, bytesOf(seqs(terms.get(term)!)));
+      }
+      ranges.push({ field, first, last: lastRowid() });
+      terms.clear();
+    }
+    db.exec("COMMIT");
+    this.#segments.push(ranges);
+    this.#entries = 0;
+  }
+
+  /** Every term of `field` with its seq lists from each segment, in term order. */
+  *#merged(field: number): Generator<[string, Uint32Array[]]> {
+    type Head = { term: string; ids: Uint32Array; next: () => Head | null };
+    const fromIterator = (it: Iterator<[string, Uint32Array]>): Head | null => {
+      const r = it.next();
+      if (r.done) return null;
+      return { term: r.value[0], ids: r.value[1], next: () => fromIterator(it) };
+    };
+    const sources: Iterator<[string, Uint32Array]>[] = [];
+    for (const segment of this.#segments) {
+      const part = segment.find((r) => r.field === field);
+      if (!part || part.last < part.first) continue;
+      // One statement per segment: the segments are read side by side.
+      const range = this.#scratch.prepare(
+        "SELECT term, ids FROM index_segment WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
+      );
+      sources.push(
+        (function* () {
+          for (const row of range.iterate(part.first, part.last)) {
+            const { term, ids } = row as { term: string; ids: Uint8Array };
+            yield [term, uint32Of(ids)] as [string, Uint32Array];
+          }
+        })(),
+      );
+    }
+    const memory = this.#postings.get(field)!;
+    sources.push(
+      (function* () {
+        for (const term of [...memory.keys()].sort()) {
+          yield [term, seqs(memory.get(term)!)] as [string, Uint32Array];
+        }
+      })(),
+    );
+    let heads = sources.map(fromIterator).filter((h): h is Head => h !== null);
+    while (heads.length > 0) {
+      let term = heads[0]!.term;
+      for (const h of heads) if (h.term < term) term = h.term;
+      const lists: Uint32Array[] = [];
+      const next: Head[] = [];
+      for (const h of heads) {
+        if (h.term !== term) {
+          next.push(h);
+          continue;
+        }
+        lists.push(h.ids);
+        const after = h.next();
+        if (after) next.push(after);
+      }
+      heads = next;
+      yield [term, lists];
+    }
+  }
+
+  /**
+   * Writes the index into `db` (tables from {@linkcode INDEX_SCHEMA}),
+   * numbered by `ranking`.
+   */
+  write(db: DatabaseSync, ranking: Ranking, onProgress: (phase: string) => void = () => {}): void {
     db.exec(INDEX_SCHEMA);
     db.exec("DELETE FROM posting; DELETE FROM index_blob;");
-    const n = this.#lastId;
+    db.exec("DROP TABLE IF EXISTS temp.vocabulary_scratch");
+    db.exec("CREATE TEMP TABLE vocabulary_scratch (term TEXT NOT NULL, docs INTEGER NOT NULL)");
+    const n = ranking.size;
     const insert = db.prepare("INSERT INTO posting (field, term, ids) VALUES (?, ?, ?)");
     const put = (field: number, term: string, ids: Uint32Array) =>
-      insert.run(field, term, new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength));
+      insert.run(field, term, bytesOf(ids));
+    const count = db.prepare("INSERT INTO temp.vocabulary_scratch (term, docs) VALUES (?, ?)");
     db.exec("BEGIN");
     onProgress("postings");
-    const ids = (
-      entry: Growable | number,
-    ) => (typeof entry === "number" ? Uint32Array.of(entry) : entry.view());
-    for (const [field, terms] of this.#postings) {
-      const names = [...terms.keys()].sort();
-      for (const term of names) put(field, term, ids(terms.get(term)!));
-      for (const length of PREFIX_LENGTHS) {
-        const groups = new Map<string, Uint32Array[]>();
-        for (const term of names) {
-          if (term.length <= length) continue;
-          const prefix = term.slice(0, length);
-          let group = groups.get(prefix);
-          if (!group) groups.set(prefix, group = []);
-          group.push(ids(terms.get(term)!));
-        }
-        for (const [prefix, lists] of groups) {
-          if (lists.length < PREFIX_MIN_TERMS) continue;
-          const exact = terms.get(prefix);
-          put(
-            field,
-            `${prefix}*`,
-            mergeSorted(exact !== undefined ? [...lists, ids(exact)] : lists),
-          );
+    for (const field of PREFIXED_FIELDS) {
+      const text = TEXT_FIELDS.includes(field);
+      const prefixes = PREFIX_LENGTHS.map((length) => new PrefixGroup(length));
+      const emit = (group: PrefixGroup) => {
+        const merged = group.take();
+        if (merged) put(field, `${merged.prefix}*`, merged.ids);
+      };
+      for (const [term, lists] of this.#merged(field)) {
+        const ids = renumber(lists, ranking.idBySeq);
+        if (ids.length === 0) continue;
+        put(field, term, ids);
+        if (text) count.run(term, ids.length);
+        for (const group of prefixes) {
+          if (!group.accepts(term)) emit(group);
+          group.add(term, ids);
         }
       }
+      for (const group of prefixes) emit(group);
     }
+    this.#postings.clear();
     onProgress("columns");
-    const flags = this.#flags.data.subarray(0, n + 1);
-    const state = this.#state.data.subarray(0, n + 1);
-    const city = this.#city.data.subarray(0, n + 1);
-    const zip = this.#zip.data.subarray(0, n + 1);
-    const lat = this.#lat.data.subarray(0, n + 1);
-    const lon = this.#lon.data.subarray(0, n + 1);
+    const flags = this.#flags.ranked(ranking, new Uint8Array(n + 1));
+    const state = this.#state.ranked(ranking, new Uint8Array(n + 1));
+    const city = this.#city.ranked(ranking, new Uint32Array(n + 1));
+    const zip = this.#zip.ranked(ranking, new Uint32Array(n + 1));
+    const lat = this.#lat.ranked(ranking, new Float32Array(n + 1).fill(NaN));
+    const lon = this.#lon.ranked(ranking, new Float32Array(n + 1).fill(NaN));
+    const seqOffsets = this.#taxOffsets.view();
+    const seqCodes = this.#taxCodes.view();
+    const seqPrimary = this.#taxPrimary.view();
+    const offsets = new Uint32Array(n + 2);
+    const codes = new Uint16Array(seqCodes.length);
+    const primary = new Uint8Array(seqCodes.length);
+    let at = 0;
+    for (let id = 1; id <= n; id++) {
+      offsets[id] = at;
+      const seq = ranking.seqById[id]!;
+      const from = seqOffsets[seq] ?? 0, to = seqOffsets[seq + 1] ?? from;
+      for (let k = from; k < to; k++) {
+        codes[at] = seqCodes[k]!;
+        primary[at++] = seqPrimary[k]!;
+      }
+    }
+    offsets[n + 1] = at;
     // Lists derived from columns: state, city, ZIP, cell, taxonomy codes.
     const byValue = (column: ArrayLike<number>, field: number, name: (v: number) => string) => {
       const lists = new Map<number, Growable>();
@@ -243,14 +373,12 @@ export class IndexBuilder {
       if (!Number.isNaN(lat[id]!)) cells[id] = cellOf(lat[id]!, lon[id]!) + 1;
     }
     byValue(cells, FIELD.cell, (v) => String(v - 1));
-    const offsets = Uint32Array.from(this.#taxOffsets.slice(0, n + 2));
-    const codes = this.#taxCodes.view();
-    const primary = this.#taxPrimary.view();
     for (
-      const [field, wanted] of [[FIELD.primaryCode, 1], [FIELD.secondaryCode, 0], [
-        FIELD.anyCode,
-        -1,
-      ]] as const
+      const [field, wanted] of [
+        [FIELD.primaryCode, 1],
+        [FIELD.secondaryCode, 0],
+        [FIELD.anyCode, -1],
+      ] as const
     ) {
       const lists = new Map<number, Growable>();
       for (let id = 1; id <= n; id++) {
@@ -264,47 +392,46 @@ export class IndexBuilder {
       for (const [code, list] of lists) put(field, this.#codes.values[code]!, list.view());
     }
     const blob = db.prepare("INSERT INTO index_blob (name, data) VALUES (?, ?)");
-    const bytes = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-    blob.run("flags", bytes(flags));
-    blob.run("state", bytes(state));
-    blob.run("city", bytes(city));
-    blob.run("zip", bytes(zip));
-    blob.run("lat", bytes(lat));
-    blob.run("lon", bytes(lon));
-    blob.run("tax_offsets", bytes(offsets));
-    blob.run("tax_codes", bytes(Uint16Array.from(codes)));
-    blob.run("tax_primary", bytes(primary.slice()));
-    const encoder = new TextEncoder();
+    blob.run("flags", bytesOf(flags));
+    blob.run("state", bytesOf(state));
+    blob.run("city", bytesOf(city));
+    blob.run("zip", bytesOf(zip));
+    blob.run("lat", bytesOf(lat));
+    blob.run("lon", bytesOf(lon));
+    blob.run("tax_offsets", bytesOf(offsets));
+    blob.run("tax_codes", bytesOf(codes));
+    blob.run("tax_primary", bytesOf(primary));
     blob.run(
       "dictionaries",
-      encoder.encode(JSON.stringify({
+      new TextEncoder().encode(JSON.stringify({
         size: n,
         states: this.#states.values,
         cities: this.#cities.values,
         codes: this.#codes.values,
       })),
     );
+    for (const [word, docs] of this.#specialtyVocabulary(codes)) count.run(word, docs);
     db.exec("COMMIT");
     onProgress("vocabulary");
-    const frequencies = new Map<string, number>();
-    for (const field of TEXT_FIELDS) {
-      for (const [term, list] of this.#postings.get(field)!) {
-        frequencies.set(
-          term,
-          (frequencies.get(term) ?? 0) + (typeof list === "number" ? 1 : list.length),
-        );
-      }
-    }
-    for (const words of this.#specialtyVocabulary()) {
-      frequencies.set(words[0], (frequencies.get(words[0]) ?? 0) + words[1]);
-    }
-    buildVocabulary(db, frequencies);
+    const totals = db.prepare(
+      "SELECT term, sum(docs) AS docs FROM temp.vocabulary_scratch GROUP BY term",
+    );
+    buildVocabulary(
+      db,
+      (function* () {
+        for (const row of totals.iterate()) {
+          const { term, docs } = row as { term: string; docs: number };
+          yield [term, docs] as [string, number];
+        }
+      })(),
+    );
+    db.exec("DROP TABLE temp.vocabulary_scratch");
+    this.#scratch.exec("DELETE FROM index_segment");
   }
 
   /** Specialty words with how many providers carry a code they name. */
-  *#specialtyVocabulary(): Generator<[string, number]> {
+  *#specialtyVocabulary(codes: Uint16Array): Generator<[string, number]> {
     const counts = new Map<number, number>();
-    const codes = this.#taxCodes.view();
     for (let k = 0; k < codes.length; k++) counts.set(codes[k]!, (counts.get(codes[k]!) ?? 0) + 1);
     const words = new Map<string, number>();
     for (const [code, count] of counts) {
@@ -314,6 +441,73 @@ export class IndexBuilder {
     }
     yield* words;
   }
+}
+
+/**
+ * The `jo*`-style list of one prefix length, built from the terms that
+ * share it as they stream by in term order.
+ */
+class PrefixGroup {
+  #prefix: string | null = null;
+  #lists: Uint32Array[] = [];
+  #terms = 0;
+  constructor(readonly length: number) {}
+
+  /** Whether `term` belongs to the group being built (or can start it). */
+  accepts(term: string): boolean {
+    return this.#prefix !== null && term.length >= this.length &&
+      term.startsWith(this.#prefix);
+  }
+
+  add(term: string, ids: Uint32Array): void {
+    if (term.length < this.length) return;
+    if (this.#prefix === null) this.#prefix = term.slice(0, this.length);
+    this.#lists.push(ids);
+    // The term equal to the prefix is merged in but does not count towards the minimum.
+    if (term.length > this.length) this.#terms++;
+  }
+
+  /** The merged list when enough terms share the prefix; resets the group. */
+  take(): { prefix: string; ids: Uint32Array } | null {
+    const out = this.#prefix !== null && this.#terms >= PREFIX_MIN_TERMS
+      ? { prefix: this.#prefix, ids: mergeSorted(this.#lists) }
+      : null;
+    this.#prefix = null;
+    this.#lists = [];
+    this.#terms = 0;
+    return out;
+  }
+}
+
+function seqs(entry: Growable | number): Uint32Array {
+  return typeof entry === "number" ? Uint32Array.of(entry) : entry.view();
+}
+
+function bytesOf(a: ArrayBufferView): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+function uint32Of(bytes: Uint8Array): Uint32Array {
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  return new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4);
+}
+
+/** Seq lists renumbered to ids: sorted, without repeats or dropped seqs. */
+function renumber(lists: readonly Uint32Array[], idBySeq: Uint32Array): Uint32Array {
+  let total = 0;
+  for (const l of lists) total += l.length;
+  const out = new Uint32Array(total);
+  let at = 0;
+  for (const l of lists) {
+    for (let i = 0; i < l.length; i++) {
+      const id = idBySeq[l[i]!] ?? 0;
+      if (id !== 0) out[at++] = id;
+    }
+  }
+  const ids = out.subarray(0, at).sort();
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[i - 1]) ids[n++] = ids[i]!;
+  return ids.slice(0, n);
 }
 
 /** Merges sorted lists into one sorted duplicate-free list. */

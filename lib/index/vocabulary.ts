@@ -1,18 +1,59 @@
 /**
  * The typo-tolerance vocabulary: every term of the index's text fields and
- * specialty words with its provider count, and delete-neighbourhood keys. A term of 5+ letters is
- * stored under each string one deletion away, one of 9+ letters also two
- * deletions away, so a query word finds the terms within its edit budget by
- * looking up its own deletions (the symmetric-delete method).
+ * specialty words with its provider count, and its delete-neighbourhood
+ * keys. A term of 5+ letters is stored under each string one deletion away,
+ * one of 9+ letters also two deletions away, so a query word finds the terms
+ * within its edit budget by looking up its own deletions (the
+ * symmetric-delete method).
+ *
+ * Keys are not stored as strings: each is hashed to 32 bits, and the
+ * (hash, term id) pairs are kept in {@linkcode TYPO_BUCKETS} buckets by the
+ * hash's low bits, one blob per bucket. A lookup reads the buckets of its
+ * keys and compares hashes; a rare collision only adds a candidate, which
+ * the caller's edit-distance check drops. The hashes of a term's deletions
+ * are computed without building the strings, so the vocabulary of millions
+ * of terms builds in about a second.
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 
 /** Shortest term stored under its deletions. */
 export const MIN_TYPO_TERM = 5;
 /** Shortest term stored under its two-deletion strings. */
 export const MIN_TWO_EDIT_TERM = 9;
+/** Bits of the bucket number; there are `2 ** TYPO_BUCKET_BITS` buckets. */
+export const TYPO_BUCKET_BITS = 16;
+/** Number of buckets. */
+export const TYPO_BUCKETS = 1 << TYPO_BUCKET_BITS;
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/**
+ * The 32-bit FNV-1a hash of `word` with the characters at `skipA` and
+ * `skipB` left out (-1: none), as if the deleted string were hashed.
+ */
+function hashSkipping(word: string, skipA: number, skipB: number): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < word.length; i++) {
+    if (i === skipA || i === skipB) continue;
+    h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
+  }
+  return h >>> 0;
+}
+
+/**
+ * The key hash of a string.
+ *
+ * @example
+ * ```ts
+ * keyHash("smith") === keyHash("smith"); // true
+ * ```
+ */
+export function keyHash(key: string): number {
+  return hashSkipping(key, -1, -1);
+}
 
 /**
  * The strings `word` gives when `edits` letters (1 or 2) are deleted, itself
@@ -33,29 +74,123 @@ export function deletions(word: string, edits: 1 | 2): string[] {
 }
 
 /**
- * Rebuilds the vocabulary tables from the index's terms and how many
- * providers carry each.
+ * The key hashes a term is stored under: itself (from 4 letters, so a
+ * 5-letter word with one letter too many finds it) and its deletions
+ * within its budget. Repeats are harmless.
  */
-export function buildVocabulary(db: DatabaseSync, frequencies: ReadonlyMap<string, number>): void {
-  db.exec("DELETE FROM term; DELETE FROM typo_key;");
-  // Keys are appended to a scratch table and sorted by SQLite on the way into the keyed table, so
-  // memory stays flat however large the vocabulary (millions of terms at national scale).
-  db.exec("CREATE TEMP TABLE typo_scratch (key TEXT NOT NULL, term TEXT NOT NULL)");
-  const addTerm = db.prepare("INSERT INTO term (term, docs) VALUES (?, ?)");
-  const addKey = db.prepare("INSERT INTO temp.typo_scratch (key, term) VALUES (?, ?)");
+function termKeyHashes(term: string, out: (hash: number) => void): void {
+  const n = term.length;
+  if (n < MIN_TYPO_TERM - 1) return;
+  out(hashSkipping(term, -1, -1));
+  if (n < MIN_TYPO_TERM) return;
+  for (let i = 0; i < n; i++) out(hashSkipping(term, i, -1));
+  if (n < MIN_TWO_EDIT_TERM) return;
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out(hashSkipping(term, i, j));
+}
+
+/** A growable list of 32-bit pairs. */
+class PairList {
+  data = new Uint32Array(1 << 16);
+  length = 0;
+  push(a: number, b: number): void {
+    if (this.length + 2 > this.data.length) {
+      const next = new Uint32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = a;
+    this.data[this.length++] = b;
+  }
+}
+
+/**
+ * Rebuilds the vocabulary tables from the index's terms and how many
+ * providers carry each: each term once, in term order (ids follow it).
+ */
+export function buildVocabulary(
+  db: DatabaseSync,
+  frequencies: Iterable<readonly [string, number]>,
+): void {
+  db.exec("DELETE FROM term; DELETE FROM typo_bucket;");
+  const addTerms = db.prepare(
+    "INSERT INTO term (id, term, docs) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)",
+  );
+  const pairs = new PairList();
+  let id = 0;
+  let batch: [number, string, number][] = [];
   db.exec("BEGIN");
   for (const [term, docs] of frequencies) {
-    addTerm.run(term, docs);
-    if (term.length >= MIN_TYPO_TERM - 1) addKey.run(term, term);
-    if (term.length >= MIN_TYPO_TERM) {
-      for (const key of deletions(term, term.length >= MIN_TWO_EDIT_TERM ? 2 : 1)) {
-        addKey.run(key, term);
+    id++;
+    batch.push([id, term, docs]);
+    if (batch.length === 1000) {
+      addTerms.run(JSON.stringify(batch));
+      batch = [];
+    }
+    termKeyHashes(term, (hash) => pairs.push(hash, id));
+  }
+  if (batch.length > 0) addTerms.run(JSON.stringify(batch));
+  // Counting sort of the pairs into their buckets.
+  const counts = new Uint32Array(TYPO_BUCKETS + 1);
+  const data = pairs.data;
+  for (let k = 0; k < pairs.length; k += 2) counts[(data[k]! & (TYPO_BUCKETS - 1)) + 1]! += 2;
+  for (let b = 1; b <= TYPO_BUCKETS; b++) counts[b]! += counts[b - 1]!;
+  const sorted = new Uint32Array(pairs.length);
+  const at = counts.slice(0, TYPO_BUCKETS);
+  for (let k = 0; k < pairs.length; k += 2) {
+    const b = data[k]! & (TYPO_BUCKETS - 1);
+    sorted[at[b]!++] = data[k]!;
+    sorted[at[b]!++] = data[k + 1]!;
+  }
+  const addBucket = db.prepare("INSERT INTO typo_bucket (bucket, pairs) VALUES (?, ?)");
+  for (let b = 0; b < TYPO_BUCKETS; b++) {
+    if (counts[b + 1] === counts[b]) continue;
+    const slice = sorted.subarray(counts[b]!, counts[b + 1]!);
+    addBucket.run(b, new Uint8Array(slice.buffer, slice.byteOffset, slice.byteLength));
+  }
+  db.exec("COMMIT");
+}
+
+/**
+ * Finds the terms stored under any of a set of keys.
+ *
+ * @example
+ * ```ts
+ * const lookup = new VocabularyLookup(db);
+ * lookup.find(["smth", "smith"]); // [{ term: "smith", docs: 87338 }, ...]
+ * ```
+ */
+export class VocabularyLookup {
+  readonly #bucket: StatementSync;
+  readonly #terms: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.#bucket = db.prepare("SELECT pairs FROM typo_bucket WHERE bucket = ?");
+    this.#terms = db.prepare(
+      "SELECT term, docs FROM term WHERE id IN (SELECT value FROM json_each(?))",
+    );
+  }
+
+  /** Terms stored under any of `keys` (plus rare hash collisions), with their provider counts. */
+  find(keys: readonly string[]): { term: string; docs: number }[] {
+    const wanted = new Map<number, Set<number>>();
+    for (const key of keys) {
+      const hash = keyHash(key);
+      const bucket = hash & (TYPO_BUCKETS - 1);
+      let hashes = wanted.get(bucket);
+      if (!hashes) wanted.set(bucket, hashes = new Set());
+      hashes.add(hash);
+    }
+    const ids = new Set<number>();
+    for (const [bucket, hashes] of wanted) {
+      const row = this.#bucket.get(bucket) as { pairs: Uint8Array } | undefined;
+      if (!row) continue;
+      const bytes = row.pairs.byteOffset % 4 === 0 ? row.pairs : row.pairs.slice();
+      const pairs = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+      for (let k = 0; k < pairs.length; k += 2) {
+        if (hashes.has(pairs[k]!)) ids.add(pairs[k + 1]!);
       }
     }
+    if (ids.size === 0) return [];
+    return this.#terms.all(JSON.stringify([...ids])) as { term: string; docs: number }[];
   }
-  db.exec(
-    "INSERT OR IGNORE INTO typo_key (key, term) SELECT key, term FROM temp.typo_scratch ORDER BY key, term",
-  );
-  db.exec("COMMIT");
-  db.exec("DROP TABLE temp.typo_scratch");
 }

@@ -92,6 +92,12 @@ export interface CsvReadOptions {
    * per chunk, before that chunk's items are yielded.
    */
   onBytes?: (bytesRead: number) => void;
+  /**
+   * Called once the source is read to its end, before the last items are
+   * yielded, with the physical line number after the input (one more than
+   * its number of lines).
+   */
+  onEnd?: (nextLine: number) => void;
 }
 
 const QUOTE = 0x22;
@@ -165,6 +171,7 @@ export async function* readCsv(
     }
     const items: CsvItem[] = [];
     parseText(state, decoder.decode(), true, max, items);
+    options.onEnd?.(state.line);
     for (let i = 0; i < items.length; i += BATCH_SIZE) {
       yield items.length <= BATCH_SIZE ? items : items.slice(i, i + BATCH_SIZE);
     }

@@ -7,8 +7,13 @@
  *
  * @module
  */
-import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { deletions, MIN_TWO_EDIT_TERM, MIN_TYPO_TERM } from "../index/vocabulary.ts";
+import type { DatabaseSync } from "node:sqlite";
+import {
+  deletions,
+  MIN_TWO_EDIT_TERM,
+  MIN_TYPO_TERM,
+  VocabularyLookup,
+} from "../index/vocabulary.ts";
 
 /** Most words of `q` taken into account. */
 export const MAX_QUERY_WORDS = 12;
@@ -68,23 +73,10 @@ export function osaDistance(a: string, b: string): number {
 
 /** Looks up typo variants of words in a database's vocabulary. */
 export class TypoFinder {
-  #db: DatabaseSync;
-  #statements = new Map<number, StatementSync>();
+  readonly #lookup: VocabularyLookup;
 
   constructor(db: DatabaseSync) {
-    this.#db = db;
-  }
-
-  #lookup(count: number): StatementSync {
-    let statement = this.#statements.get(count);
-    if (!statement) {
-      const slots = Array.from({ length: count }, () => "?").join(",");
-      statement = this.#db.prepare(
-        `SELECT DISTINCT t.term AS term, t.docs AS docs FROM typo_key k JOIN term t ON t.term = k.term WHERE k.key IN (${slots})`,
-      );
-      this.#statements.set(count, statement);
-    }
-    return statement;
+    this.#lookup = new VocabularyLookup(db);
   }
 
   /** Terms within `word`'s typo budget, the word itself excluded, most frequent first. */
@@ -92,7 +84,7 @@ export class TypoFinder {
     const budget = typoBudget(word);
     if (budget === 0 || word.length < MIN_TYPO_TERM) return [];
     const keys = [word, ...deletions(word, word.length >= MIN_TWO_EDIT_TERM ? budget : 1)];
-    const rows = this.#lookup(keys.length).all(...keys) as { term: string; docs: number }[];
+    const rows = this.#lookup.find(keys);
     return rows
       .filter((r) => r.term !== word && osaDistance(word, r.term) <= budget)
       .sort((a, b) => b.docs - a.docs || (a.term < b.term ? -1 : 1))

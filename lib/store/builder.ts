@@ -1,26 +1,34 @@
 /**
- * Builds a served database: rows are staged as they are read, then
- * `finalize` ranks them, derives the search structures in bulk and writes
- * the metadata, and `commit` moves the finished file over the target in one
- * atomic rename. Until then the database being served is never touched.
+ * Builds a served database. Records are written once, as they arrive, under
+ * a sequence number; their rank keys go to a staging database and their
+ * index entries to an {@linkcode IndexBuilder}. `finalize` applies the
+ * deactivation report, joins the reference rows to the index, ranks every
+ * provider (active first, then by name, then NPI), writes the ranked
+ * provider table, the index and the metadata; `commit` moves the finished
+ * file over the target in one atomic rename. Until then the database being
+ * served is never touched.
  *
  * @module
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import type { Endpoint, Location, OtherLocation, OtherName, Provider } from "../provider.ts";
-import { BASE_SCHEMA, INDEXES, SCHEMA_VERSION, STAGE_SCHEMA } from "./schema.ts";
-import { IndexBuilder } from "../index/builder.ts";
-import { specialtyWords } from "./specialty_words.ts";
+import type { Endpoint, OtherLocation, OtherName, Provider } from "../provider.ts";
 import {
-  decodeProvider,
-  encodeProvider,
-  packEndpoint,
-  packOtherLocation,
-  unpackEndpoint,
-  unpackOtherLocation,
-} from "./codec.ts";
+  BASE_SCHEMA,
+  PROVIDER_INDEXES,
+  PROVIDER_TABLE,
+  RECORD_INDEXES,
+  SCHEMA_VERSION,
+  STAGE_SCHEMA,
+} from "./schema.ts";
+import { IndexBuilder, type Ranking } from "../index/builder.ts";
+import { indexEntry, type NameOwner, otherNameTerms } from "../index/entry.ts";
+import { FLAG } from "../index/fields.ts";
+import { specialtyWords } from "./specialty_words.ts";
+import { decodeProvider, encodeProvider, packEndpoint, packOtherLocation } from "./codec.ts";
+import { locatePlaces, postalKey, type PreparedProvider, prepareProvider } from "./prepare.ts";
+import { packOtherName, SIDE, unpackOtherName } from "./sides.ts";
 import { sortKey } from "./sort_key.ts";
-import { lookupZip, ZIP_DATASET } from "../geo/zip.ts";
+import { ZIP_DATASET } from "../geo/zip.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 
 /** One input file, as recorded in the dataset metadata. */
@@ -56,6 +64,8 @@ export interface BuildOptions {
   update?: boolean;
   /** Rows per transaction while staging. */
   batchSize?: number;
+  /** Index ids held in memory before a segment is written to the staging database. */
+  segmentEntries?: number;
 }
 
 /** Progress of the finalise step: `done` of `total` providers. */
@@ -77,7 +87,53 @@ function removeIfExists(path: string): void {
   }
 }
 
-/** Stages rows and writes a new database file beside the target. */
+/** The side tables and the bit each sets. */
+const SIDE_TABLES = [
+  ["other_name", SIDE.otherNames],
+  ["location", SIDE.locations],
+  ["endpoint", SIDE.endpoints],
+] as const;
+
+/**
+ * Which NPIs were seen, by NPI without its check digit: 25 MB for every
+ * possible NPI, so a repeated NPI in a 9-million-row file is noticed at no
+ * cost and resolved at the end.
+ */
+class NpiSeen {
+  #bits = new Uint8Array(25_000_000);
+  #other = new Set<number>();
+  /** Marks `npi` seen; true when it already was. */
+  mark(npi: number): boolean {
+    const k = Math.floor(npi / 10) - 100_000_000;
+    if (k < 0 || k >= 200_000_000) {
+      const seen = this.#other.has(npi);
+      this.#other.add(npi);
+      return seen;
+    }
+    const bit = 1 << (k & 7);
+    const seen = (this.#bits[k >> 3]! & bit) !== 0;
+    this.#bits[k >> 3]! |= bit;
+    return seen;
+  }
+}
+
+/** A small number per seq (0 by default), growing as needed. */
+class PartColumn {
+  #data = new Uint8Array(1024);
+  set(seq: number, part: number): void {
+    if (seq >= this.#data.length) {
+      const next = new Uint8Array(Math.max(seq + 1, this.#data.length * 2));
+      next.set(this.#data);
+      this.#data = next;
+    }
+    this.#data[seq] = part;
+  }
+  get(seq: number): number {
+    return this.#data[seq] ?? 0;
+  }
+}
+
+/** Writes a new database file beside the target. */
 export class DatabaseBuilder {
   /** The file being written. */
   readonly tempPath: string;
@@ -88,25 +144,40 @@ export class DatabaseBuilder {
   readonly #describe: (code: string) => string | null;
   readonly #files: FileRecord[] = [];
   readonly #batchSize: number;
+  readonly #update: boolean;
   #pending = 0;
   #done = false;
   #zipsNotFound = 0;
-  #stageProvider: StatementSync;
-  #stageOther: StatementSync;
-  #stageLocation: StatementSync;
-  #stageEndpoint: StatementSync;
-  #stageDeactivation: StatementSync;
+  /** The last seq given to a record. */
+  #seq = 0;
+  /** Fresh builds: the index, filled as records arrive. */
+  #index: IndexBuilder | null = null;
+  #seen: NpiSeen | null = null;
+  /** NPIs met more than once (or sharing a slot of {@linkcode NpiSeen}). */
+  #repeated: number[] = [];
+  /** The file part of each seq, for the seqs of parts after the first. */
+  readonly #parts = new PartColumn();
+  /** Updates: seqs of NPIs this update added. */
+  #added = new Map<number, number>();
+  readonly #insertRecord: StatementSync;
+  readonly #updateRecord: StatementSync;
+  #lastSeqOf: StatementSync | null = null;
+  readonly #insertRank: StatementSync;
+  readonly #sideTarget: DatabaseSync;
+  readonly #insertSide: Record<"other_name" | "location" | "endpoint", StatementSync>;
+  readonly #stageDeactivation: StatementSync;
 
   private constructor(options: BuildOptions, tempPath: string, stagePath: string) {
     this.#options = options;
+    this.#update = options.update ?? false;
     this.tempPath = tempPath;
     this.#stagePath = stagePath;
     this.#batchSize = options.batchSize ?? 20_000;
     this.#db = new DatabaseSync(tempPath);
     this.#db.exec(BUILD_PRAGMAS);
-    if (!options.update) this.#db.exec(BASE_SCHEMA);
+    if (!this.#update) this.#db.exec(BASE_SCHEMA);
     else this.#checkVersion();
-    if (!options.update && !options.taxonomy) {
+    if (!this.#update && !options.taxonomy) {
       throw new TypeError("A new database needs a taxonomy code set");
     }
     const entries = options.taxonomy?.entries ??
@@ -121,15 +192,32 @@ export class DatabaseBuilder {
     this.#stage.exec(BUILD_PRAGMAS);
     this.#stage.exec("PRAGMA cache_size = -65536");
     this.#stage.exec(STAGE_SCHEMA);
-    this.#stageProvider = this.#stage.prepare(
-      "INSERT OR REPLACE INTO provider (npi, active, sort_key, doc) VALUES (?, ?, ?, ?)",
+    this.#insertRecord = this.#db.prepare("INSERT INTO record (seq, npi, doc) VALUES (?, ?, ?)");
+    this.#updateRecord = this.#db.prepare("UPDATE record SET doc = ? WHERE seq = ?");
+    this.#insertRank = this.#stage.prepare(
+      "INSERT INTO rank (seq, npi, active, sort_key, postal) VALUES (?, ?, ?, ?, ?)",
     );
-    this.#stageOther = this.#stage.prepare("INSERT INTO other_name (npi, doc) VALUES (?, ?)");
-    this.#stageLocation = this.#stage.prepare("INSERT INTO location (npi, doc) VALUES (?, ?)");
-    this.#stageEndpoint = this.#stage.prepare("INSERT INTO endpoint (npi, doc) VALUES (?, ?)");
+    // A fresh build writes reference rows where they stay; an update stages them, to replace an
+    // NPI's rows of each kind at the end.
+    this.#sideTarget = this.#update ? this.#stage : this.#db;
+    const side = (table: string) =>
+      this.#sideTarget.prepare(`INSERT INTO ${table} (npi, doc) VALUES (?, ?)`);
+    this.#insertSide = {
+      other_name: side("other_name"),
+      location: side("location"),
+      endpoint: side("endpoint"),
+    };
     this.#stageDeactivation = this.#stage.prepare(
       "INSERT OR REPLACE INTO deactivation (npi, date) VALUES (?, ?)",
     );
+    if (this.#update) {
+      this.#seq = (this.#db.prepare("SELECT coalesce(max(seq), 0) AS n FROM record").get() as {
+        n: number;
+      }).n;
+    } else {
+      this.#index = this.#newIndex();
+      this.#seen = new NpiSeen();
+    }
   }
 
   /**
@@ -156,64 +244,125 @@ export class DatabaseBuilder {
     }
   }
 
+  #newIndex(): IndexBuilder {
+    return new IndexBuilder({
+      scratch: this.#stage,
+      segmentEntries: this.#options.segmentEntries,
+      specialtyWords: (code) => specialtyWords(code, this.#describe(code)),
+    });
+  }
+
   #checkVersion(): void {
-    const row = this.#db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
-      | { value: string }
-      | undefined;
-    if (Number(row?.value) !== SCHEMA_VERSION) {
+    let version: string | undefined;
+    try {
+      version = (this.#db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+        | { value: string }
+        | undefined)?.value;
+    } catch { /* not a provider database */ }
+    if (Number(version) !== SCHEMA_VERSION) {
       throw new Error(
         `Cannot update '${this.#options.target}': its schema version is ${
-          row?.value ?? "unknown"
-        }, ` +
-          `this importer writes ${SCHEMA_VERSION}; run a full import instead`,
+          version ?? "unknown"
+        }, this importer writes ${SCHEMA_VERSION}; run a full import instead`,
       );
     }
   }
 
-  #write(statement: StatementSync, ...values: (string | number | null)[]): void {
-    if (this.#pending === 0) this.#stage.exec("BEGIN");
-    statement.run(...values);
+  /** Counts one written row; commits both connections every `batchSize` rows. */
+  #wrote(): void {
     if (++this.#pending >= this.#batchSize) this.flush();
   }
 
-  /** Commits the rows staged so far. */
+  #begin(): void {
+    if (this.#pending === 0) {
+      this.#db.exec("BEGIN");
+      this.#stage.exec("BEGIN");
+    }
+  }
+
+  /** Commits the rows written so far. */
   flush(): void {
     if (this.#pending > 0) {
+      this.#db.exec("COMMIT");
       this.#stage.exec("COMMIT");
       this.#pending = 0;
     }
   }
 
-  /** Stages a provider from the main file; a later row for the same NPI replaces it. */
+  /** Adds a provider from the main file; a later row for the same NPI replaces it. */
   addProvider(provider: Provider): void {
-    this.#zipsNotFound += locate(provider);
-    this.#write(
-      this.#stageProvider,
-      Number(provider.npi),
-      provider.status === "active" ? 1 : 0,
-      sortKey(provider),
-      encodeProvider(provider),
-    );
+    this.addPrepared(prepareProvider(provider));
   }
 
-  /** Stages an other name (othername file). */
+  /**
+   * Adds a provider prepared by {@linkcode prepareProvider} (perhaps in
+   * another thread). `part` says which part of the file it comes from when
+   * parts are read side by side: a row of a later part replaces a row of an
+   * earlier one for the same NPI, whatever order they arrive in.
+   */
+  addPrepared(p: PreparedProvider, part = 0): void {
+    this.#begin();
+    this.#zipsNotFound += p.zipsNotFound;
+    if (this.#update) {
+      this.#upsertRecord(p.npi, p.doc);
+    } else {
+      const seq = ++this.#seq;
+      if (this.#seen!.mark(p.npi)) this.#repeated.push(p.npi);
+      if (part > 0) this.#parts.set(seq, part);
+      this.#insertRecord.run(seq, p.npi, p.doc);
+      this.#insertRank.run(seq, p.npi, p.active ? 1 : 0, p.sortKey, p.postal);
+      this.#index!.add(seq, p.entry);
+    }
+    this.#wrote();
+  }
+
+  /** Updates: replaces the record of `npi`, or adds one. */
+  #upsertRecord(npi: number, doc: string): void {
+    const seq = this.#seqOf(npi);
+    if (seq !== null) {
+      this.#updateRecord.run(doc, seq);
+    } else {
+      const added = ++this.#seq;
+      this.#insertRecord.run(added, npi, doc);
+      this.#added.set(npi, added);
+    }
+  }
+
+  /** The seq of the current record of `npi`, or null. Needs `record_npi` (see RECORD_INDEXES). */
+  #seqOf(npi: number): number | null {
+    const added = this.#added.get(npi);
+    if (added !== undefined) return added;
+    this.#lastSeqOf ??= this.#db.prepare("SELECT max(seq) AS seq FROM record WHERE npi = ?");
+    return (this.#lastSeqOf.get(npi) as { seq: number | null }).seq;
+  }
+
+  /** Adds an other name (othername file). */
   addOtherName(npi: string, name: OtherName): void {
-    this.#write(this.#stageOther, Number(npi), JSON.stringify([name.type, name.name]));
+    this.#begin();
+    this.#insertSide.other_name.run(Number(npi), packOtherName(name));
+    this.#wrote();
   }
 
-  /** Stages a secondary practice location (pl file). */
+  /** Adds a secondary practice location (pl file), located by its ZIP. */
   addLocation(npi: string, location: OtherLocation): void {
-    this.#write(this.#stageLocation, Number(npi), JSON.stringify(packOtherLocation(location)));
+    this.#begin();
+    this.#zipsNotFound += locatePlaces([location]);
+    this.#insertSide.location.run(Number(npi), JSON.stringify(packOtherLocation(location)));
+    this.#wrote();
   }
 
-  /** Stages an endpoint (endpoint file). */
+  /** Adds an endpoint (endpoint file). */
   addEndpoint(npi: string, endpoint: Endpoint): void {
-    this.#write(this.#stageEndpoint, Number(npi), JSON.stringify(packEndpoint(endpoint)));
+    this.#begin();
+    this.#insertSide.endpoint.run(Number(npi), JSON.stringify(packEndpoint(endpoint)));
+    this.#wrote();
   }
 
   /** Stages a deactivation from the monthly report; `date` is ISO or null. */
   addDeactivation(npi: string, date: string | null): void {
-    this.#write(this.#stageDeactivation, Number(npi), date);
+    this.#begin();
+    this.#stageDeactivation.run(Number(npi), date);
+    this.#wrote();
   }
 
   /** Records an input file for the dataset metadata. */
@@ -229,17 +378,23 @@ export class DatabaseBuilder {
     const started = performance.now();
     this.flush();
     const db = this.#db;
-    onProgress(0, 1, "reference indexes");
-    this.#stage.exec(`
-      CREATE INDEX other_name_npi ON other_name(npi);
-      CREATE INDEX location_npi ON location(npi);
-      CREATE INDEX endpoint_npi ON endpoint(npi);
-    `);
-    const stats = this.#options.update
-      ? this.#applyUpdate(onProgress)
-      : this.#buildFresh(onProgress);
-    onProgress(1, 1, "sql indexes");
-    if (!this.#options.update) db.exec(INDEXES);
+    const stats = emptyStats();
+    onProgress(0, 1, "record indexes");
+    db.exec(RECORD_INDEXES);
+    if (this.#update) {
+      this.#applyStagedSides();
+      this.#applyDeactivations();
+      this.#index = this.#reindex(onProgress);
+    } else {
+      this.#dropRepeated();
+      this.#applyDeactivations();
+    }
+    const index = this.#index!;
+    const sides = this.#joinSides(index, stats, onProgress);
+    const ranking = this.#rank(sides, onProgress);
+    onProgress(1, 1, "provider indexes");
+    db.exec(PROVIDER_INDEXES);
+    index.write(db, ranking, (phase) => onProgress(ranking.size, ranking.size, phase));
     this.#writeTaxonomy();
     const counts = db.prepare(
       "SELECT count(*) AS records, coalesce(sum(active), 0) AS active FROM provider",
@@ -247,9 +402,10 @@ export class DatabaseBuilder {
     stats.providers = counts.records;
     stats.active = counts.active;
     stats.deactivated = counts.records - counts.active;
+    stats.zipsNotFound += this.#zipsNotFound;
     this.#writeMeta(stats);
     onProgress(1, 1, "analyze");
-    db.exec("ANALYZE");
+    db.exec("PRAGMA analysis_limit = 1000; ANALYZE");
     this.#stage.close();
     db.close();
     removeIfExists(this.#stagePath);
@@ -278,228 +434,179 @@ export class DatabaseBuilder {
     this.#done = true;
   }
 
-  /** Side rows (other names, locations, endpoints) of one NPI, from the staged or the built tables. */
-  #sideRows(which: "stage" | "main") {
-    const db = which === "stage" ? this.#stage : this.#db;
-    return {
-      other: db.prepare("SELECT doc FROM other_name WHERE npi = ? ORDER BY rowid"),
-      location: db.prepare("SELECT doc FROM location WHERE npi = ? ORDER BY rowid"),
-      endpoint: db.prepare("SELECT doc FROM endpoint WHERE npi = ? ORDER BY rowid"),
-    };
-  }
-
-  /** The NPIs present in a staged table. */
-  #npiSet(table: string): Set<number> {
-    const set = new Set<number>();
-    for (const row of this.#stage.prepare(`SELECT DISTINCT npi FROM ${table}`).iterate()) {
-      set.add((row as { npi: number }).npi);
+  /** Fresh builds: keeps only the last row of an NPI the main file gave more than once. */
+  #dropRepeated(): void {
+    if (this.#repeated.length === 0) return;
+    const seqs = this.#db.prepare("SELECT seq FROM record WHERE npi = ?");
+    const dropRecord = this.#db.prepare("DELETE FROM record WHERE seq = ?");
+    const dropRank = this.#stage.prepare("DELETE FROM rank WHERE seq = ?");
+    this.#db.exec("BEGIN");
+    this.#stage.exec("BEGIN");
+    for (const npi of new Set(this.#repeated)) {
+      // File order: by part, then by arrival within a part.
+      const rows = (seqs.all(npi) as { seq: number }[]).map((r) => r.seq)
+        .sort((a, b) => this.#parts.get(a) - this.#parts.get(b) || a - b);
+      for (const seq of rows.slice(0, -1)) {
+        dropRecord.run(seq);
+        dropRank.run(seq);
+      }
     }
-    return set;
+    this.#db.exec("COMMIT");
+    this.#stage.exec("COMMIT");
   }
 
-  /** Applies the staged deactivation report to staged providers, adding unknown NPIs. */
-  #applyDeactivationsToStage(): void {
-    const db = this.#stage;
-    const get = db.prepare("SELECT doc FROM provider WHERE npi = ?");
-    const put = db.prepare(
-      "INSERT OR REPLACE INTO provider (npi, active, sort_key, doc) VALUES (?, ?, ?, ?)",
-    );
+  /**
+   * Applies the deactivation report to the records (and, in a fresh build,
+   * to the rank keys and index flags); NPIs not in the main file get a
+   * record of their own.
+   */
+  #applyDeactivations(): void {
+    const db = this.#db;
+    const getDoc = db.prepare("SELECT doc FROM record WHERE seq = ?");
+    const putDoc = db.prepare("UPDATE record SET doc = ? WHERE seq = ?");
+    const setActive = this.#stage.prepare("UPDATE rank SET active = ? WHERE seq = ?");
+    const fresh = !this.#update;
     db.exec("BEGIN");
-    for (const row of db.prepare("SELECT npi, date FROM deactivation").all()) {
+    this.#stage.exec("BEGIN");
+    for (const row of this.#stage.prepare("SELECT npi, date FROM deactivation").iterate()) {
       const { npi, date } = row as { npi: number; date: string | null };
-      const found = get.get(npi) as { doc: string } | undefined;
-      const provider = deactivate(
-        found ? decodeProvider(found.doc, () => null) : deactivatedStub(String(npi)),
-        date,
-      );
-      put.run(
-        npi,
-        provider.status === "active" ? 1 : 0,
-        sortKey(provider),
-        encodeProvider(provider),
-      );
-    }
-    db.exec("COMMIT");
-  }
-
-  #buildFresh(onProgress: FinalizeProgress): BuildStats {
-    const db = this.#db;
-    const stage = this.#stage;
-    this.#applyDeactivationsToStage();
-    const total = (stage.prepare("SELECT count(*) AS n FROM provider").get() as { n: number }).n;
-    // Rank: active first, then by name, then NPI; ids follow the rank.
-    onProgress(0, total, "ranking");
-    stage.exec("CREATE INDEX provider_rank ON provider(active DESC, sort_key, npi)");
-    const sides = {
-      other: this.#npiSet("other_name"),
-      location: this.#npiSet("location"),
-      endpoint: this.#npiSet("endpoint"),
-    };
-    const side = this.#sideRows("stage");
-    const index = new IndexBuilder({
-      capacity: total,
-      specialtyWords: (code) => specialtyWords(code, this.#describe(code)),
-    });
-    const insert = db.prepare(
-      "INSERT INTO provider (id, npi, active, postal, doc) VALUES (?, ?, ?, ?, ?)",
-    );
-    const stats = emptyStats();
-    stats.zipsNotFound = this.#zipsNotFound;
-    let id = 0;
-    db.exec("BEGIN");
-    const ranked = stage.prepare(
-      "SELECT npi, doc FROM provider ORDER BY active DESC, sort_key, npi",
-    );
-    for (const row of ranked.iterate()) {
-      const { npi, doc } = row as { npi: number; doc: string };
-      const base = decodeProvider(doc, this.#describe);
-      const hasSides = sides.other.has(npi) || sides.location.has(npi) || sides.endpoint.has(npi);
-      // The staged record is final (located at staging) unless reference rows add to it.
-      const provider = hasSides
-        ? withSides(base, {
-          otherNames: sides.other.has(npi) ? docs(side.other, npi).map(unpackOtherName) : [],
-          locations: sides.location.has(npi) ? docs(side.location, npi).map(parseLocation) : [],
-          endpoints: sides.endpoint.has(npi) ? docs(side.endpoint, npi).map(parseEndpoint) : [],
-        })
-        : base;
-      if (hasSides) stats.zipsNotFound += locateOthers(provider);
-      id++;
-      const stored = hasSides ? encodeProvider(provider) : doc;
-      insert.run(id, npi, provider.status === "active" ? 1 : 0, postalKey(provider), stored);
-      index.add(id, provider);
-      if (id % 20_000 === 0) {
-        db.exec("COMMIT");
-        onProgress(id, total, "indexing");
-        db.exec("BEGIN");
-      }
-    }
-    db.exec("COMMIT");
-    // Reference rows are kept for later weekly updates; rows of unknown NPIs are orphans.
-    for (const table of ["other_name", "location", "endpoint"]) {
-      const copy = db.prepare(`INSERT INTO ${table} (npi, doc) VALUES (?, ?)`);
-      db.exec("BEGIN");
-      for (
-        const row of stage.prepare(`SELECT npi, doc FROM ${table} ORDER BY npi, rowid`).iterate()
-      ) {
-        const { npi, doc } = row as { npi: number; doc: string };
-        copy.run(npi, doc);
-      }
-      db.exec("COMMIT");
-      stats.orphans += (stage.prepare(
-        `SELECT count(*) AS n FROM ${table} s WHERE NOT EXISTS (SELECT 1 FROM provider p WHERE p.npi = s.npi)`,
-      ).get() as { n: number }).n;
-    }
-    index.write(db, (phase) => onProgress(total, total, phase));
-    return stats;
-  }
-
-  #applyUpdate(onProgress: FinalizeProgress): BuildStats {
-    const db = this.#db;
-    const stats = emptyStats();
-    const affected = new Set<number>();
-    for (const table of ["provider", "other_name", "location", "endpoint", "deactivation"]) {
-      for (const npi of this.#npiSet(table)) affected.add(npi);
-    }
-    const staged = this.#sideRows("stage");
-    const current = this.#sideRows("main");
-    const stagedHas = {
-      other: this.#npiSet("other_name"),
-      location: this.#npiSet("location"),
-      endpoint: this.#npiSet("endpoint"),
-    };
-    const getStaged = this.#stage.prepare("SELECT doc FROM provider WHERE npi = ?");
-    const getCurrent = db.prepare("SELECT id, doc FROM provider WHERE npi = ?");
-    const getDeactivation = this.#stage.prepare("SELECT date FROM deactivation WHERE npi = ?");
-    let nextId =
-      (db.prepare("SELECT coalesce(max(id), 0) AS n FROM provider").get() as { n: number }).n;
-    const remove = db.prepare("DELETE FROM provider WHERE id = ?");
-    const insert = db.prepare(
-      "INSERT INTO provider (id, npi, active, postal, doc) VALUES (?, ?, ?, ?, ?)",
-    );
-    const sideStatements = (table: string) => ({
-      remove: db.prepare(`DELETE FROM ${table} WHERE npi = ?`),
-      insert: db.prepare(`INSERT INTO ${table} (npi, doc) VALUES (?, ?)`),
-    });
-    const replaceSide = {
-      other: sideStatements("other_name"),
-      location: sideStatements("location"),
-      endpoint: sideStatements("endpoint"),
-    };
-    let done = 0;
-    db.exec("BEGIN");
-    for (const npi of [...affected].sort((a, b) => a - b)) {
-      const existing = getCurrent.get(npi) as { id: number; doc: string } | undefined;
-      const stagedDoc = getStaged.get(npi) as { doc: string } | undefined;
-      const currentOther = existing ? docs(current.other, npi).map(unpackOtherName) : [];
-      let base: Provider | null = null;
-      if (stagedDoc) base = decodeProvider(stagedDoc.doc, this.#describe);
-      else if (existing) {
-        const old = decodeProvider(existing.doc, this.#describe);
-        const fromFile = new Set(currentOther.map((o) => `${o.type}:${o.name}`));
-        base = {
-          ...old,
-          other_names: old.other_names.filter((o) => !fromFile.has(`${o.type}:${o.name}`)),
-        };
-      }
-      const deactivation = getDeactivation.get(npi) as { date: string | null } | undefined;
-      if (!base && deactivation) base = deactivatedStub(String(npi));
-      if (!base) {
-        stats.orphans++;
+      const seq = this.#seqOf(npi);
+      if (seq === null) {
+        const stub = deactivate(deactivatedStub(String(npi)), date);
+        const added = ++this.#seq;
+        this.#insertRecord.run(added, npi, encodeProvider(stub));
+        this.#added.set(npi, added);
+        if (fresh) {
+          this.#insertRank.run(added, npi, 0, sortKey(stub), null);
+          this.#index!.add(added, indexEntry(stub));
+        }
         continue;
       }
-      if (deactivation) base = deactivate(base, deactivation.date);
-      const pick = <T>(kind: "other" | "location" | "endpoint", unpack: (d: string) => T): T[] =>
-        stagedHas[kind].has(npi)
-          ? docs(staged[kind], npi).map(unpack)
-          : existing
-          ? docs(current[kind], npi).map(unpack)
-          : [];
-      const provider = withSides(base, {
-        otherNames: pick("other", unpackOtherName),
-        locations: pick("location", parseLocation),
-        endpoints: pick("endpoint", parseEndpoint),
-      });
-      stats.zipsNotFound += locate(provider);
-      const id = existing?.id ?? ++nextId;
-      if (existing) remove.run(id);
-      insert.run(
-        id,
-        npi,
-        provider.status === "active" ? 1 : 0,
-        postalKey(provider),
-        encodeProvider(provider),
-      );
-      for (const kind of ["other", "location", "endpoint"] as const) {
-        if (!stagedHas[kind].has(npi)) continue;
-        replaceSide[kind].remove.run(npi);
-        for (const doc of docs(staged[kind], npi)) replaceSide[kind].insert.run(npi, doc);
-      }
-      if (++done % 20_000 === 0) {
-        db.exec("COMMIT");
-        onProgress(done, affected.size, "updating");
-        db.exec("BEGIN");
+      const doc = (getDoc.get(seq) as { doc: string }).doc;
+      const provider = deactivate(decodeProvider(doc, () => null), date);
+      putDoc.run(encodeProvider(provider), seq);
+      if (fresh) {
+        const active = provider.status === "active";
+        setActive.run(active ? 1 : 0, seq);
+        const flags = this.#index!.flags(seq);
+        this.#index!.setFlags(seq, active ? flags | FLAG.active : flags & ~FLAG.active);
       }
     }
     db.exec("COMMIT");
-    this.#rebuildIndex(onProgress);
-    return stats;
+    this.#stage.exec("COMMIT");
   }
 
-  /** Rebuilds the search index from the provider table, in id order. */
-  #rebuildIndex(onProgress: FinalizeProgress): void {
+  /** Updates: the weekly reference rows replace all rows of their kind for their NPI. */
+  #applyStagedSides(): void {
     const db = this.#db;
-    const total = (db.prepare("SELECT count(*) AS n FROM provider").get() as { n: number }).n;
-    const index = new IndexBuilder({
-      capacity: total,
-      specialtyWords: (code) => specialtyWords(code, this.#describe(code)),
-    });
-    let n = 0;
-    for (const row of db.prepare("SELECT id, doc FROM provider ORDER BY id").iterate()) {
-      const { id, doc } = row as { id: number; doc: string };
-      index.add(id, decodeProvider(doc, this.#describe));
-      if (++n % 50_000 === 0) onProgress(n, total, "indexing");
+    db.exec("BEGIN");
+    for (const [table] of SIDE_TABLES) {
+      const remove = db.prepare(`DELETE FROM ${table} WHERE npi = ?`);
+      const insert = db.prepare(`INSERT INTO ${table} (npi, doc) VALUES (?, ?)`);
+      let last: number | null = null;
+      const staged = this.#stage.prepare(`SELECT npi, doc FROM ${table} ORDER BY npi, rowid`);
+      for (const row of staged.iterate()) {
+        const { npi, doc } = row as { npi: number; doc: string };
+        if (npi !== last) remove.run(npi);
+        last = npi;
+        insert.run(npi, doc);
+      }
     }
-    index.write(db, (phase) => onProgress(total, total, phase));
+    db.exec("COMMIT");
+  }
+
+  /** Updates: rebuilds the rank keys and the index from every record. */
+  #reindex(onProgress: FinalizeProgress): IndexBuilder {
+    const index = this.#newIndex();
+    const total = (this.#db.prepare("SELECT count(*) AS n FROM record").get() as { n: number }).n;
+    this.#stage.exec("DELETE FROM rank; BEGIN");
+    let n = 0;
+    for (const row of this.#db.prepare("SELECT seq, npi, doc FROM record ORDER BY seq").iterate()) {
+      const { seq, npi, doc } = row as { seq: number; npi: number; doc: string };
+      const p = decodeProvider(doc, () => null);
+      this.#insertRank.run(seq, npi, p.status === "active" ? 1 : 0, sortKey(p), postalKey(p));
+      index.add(seq, indexEntry(p));
+      if (++n % 50_000 === 0) {
+        this.#stage.exec("COMMIT");
+        onProgress(n, total, "indexing");
+        this.#stage.exec("BEGIN");
+      }
+    }
+    this.#stage.exec("COMMIT");
+    return index;
+  }
+
+  /**
+   * Adds the other names of the othername file to the index and marks which
+   * reference tables hold rows for each record; counts rows of unknown NPIs.
+   */
+  #joinSides(index: IndexBuilder, stats: BuildStats, onProgress: FinalizeProgress): Uint8Array {
+    const sides = new Uint8Array(this.#seq + 1);
+    for (const [table, bit] of SIDE_TABLES) {
+      onProgress(0, 1, `joining ${table}`);
+      let npi = -1, seq: number | null = null, owner: NameOwner = null;
+      const rows = this.#db.prepare(
+        `SELECT npi, ${bit === SIDE.otherNames ? "doc" : "NULL AS doc"} FROM ${table} ORDER BY npi`,
+      );
+      for (const row of rows.iterate()) {
+        const r = row as { npi: number; doc: string };
+        if (r.npi !== npi) {
+          npi = r.npi;
+          seq = this.#seqOf(npi);
+          if (seq !== null) {
+            sides[seq]! |= bit;
+            const flags = index.flags(seq);
+            owner = flags & FLAG.individual
+              ? "individual"
+              : flags & FLAG.organization
+              ? "organization"
+              : null;
+          }
+        }
+        if (seq === null) {
+          stats.orphans++;
+          continue;
+        }
+        if (bit === SIDE.otherNames) {
+          index.addTerms(seq, otherNameTerms([unpackOtherName(r.doc)], owner));
+        }
+      }
+    }
+    return sides;
+  }
+
+  /** Ranks every record and writes the provider table in rank order. */
+  #rank(sides: Uint8Array, onProgress: FinalizeProgress): Ranking {
+    const db = this.#db;
+    const size = (this.#stage.prepare("SELECT count(*) AS n FROM rank").get() as { n: number }).n;
+    onProgress(0, size, "ranking");
+    const seqById = new Uint32Array(size + 1);
+    const idBySeq = new Uint32Array(this.#seq + 1);
+    db.exec("DROP TABLE IF EXISTS provider");
+    db.exec(PROVIDER_TABLE);
+    const insert = db.prepare(
+      "INSERT INTO provider (id, npi, record, active, postal, sides) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    const ranked = this.#stage.prepare(
+      "SELECT seq, npi, active, postal FROM rank ORDER BY active DESC, sort_key, npi",
+    );
+    let id = 0;
+    db.exec("BEGIN");
+    for (const row of ranked.iterate()) {
+      const { seq, npi, active, postal } = row as {
+        seq: number;
+        npi: number;
+        active: number;
+        postal: string | null;
+      };
+      id++;
+      seqById[id] = seq;
+      idBySeq[seq] = id;
+      insert.run(id, npi, seq, active, postal, sides[seq] ?? 0);
+      if (id % 100_000 === 0) onProgress(id, size, "ranking");
+    }
+    db.exec("COMMIT");
+    return { size: id, seqById, idBySeq };
   }
 
   #writeTaxonomy(): void {
@@ -556,67 +663,15 @@ export class DatabaseBuilder {
   }
 }
 
-/** The practice postal code as stored for exact 9-digit lookups (letters and digits only). */
-function postalKey(p: Provider): string | null {
-  return p.practice_location?.postal_code?.replace(/[^0-9A-Za-z]/g, "") || null;
-}
-
 function emptyStats(): BuildStats {
-  return { providers: 0, active: 0, deactivated: 0, zipsNotFound: 0, orphans: 0, seconds: 0 };
-}
-
-function docs(statement: StatementSync, npi: number): string[] {
-  return statement.all(npi).map((row) => (row as { doc: string }).doc);
-}
-
-function unpackOtherName(doc: string): OtherName {
-  const [type, name] = JSON.parse(doc) as [OtherName["type"], string];
-  return { type, name };
-}
-
-function parseLocation(doc: string): OtherLocation {
-  return unpackOtherLocation(JSON.parse(doc));
-}
-
-function parseEndpoint(doc: string): Endpoint {
-  return unpackEndpoint(JSON.parse(doc));
-}
-
-function withSides(
-  p: Provider,
-  sides: { otherNames: OtherName[]; locations: OtherLocation[]; endpoints: Endpoint[] },
-): Provider {
-  const seen = new Set(p.other_names.map((o) => `${o.type}:${o.name}`));
-  const extra = sides.otherNames.filter((o) => !seen.has(`${o.type}:${o.name}`));
   return {
-    ...p,
-    other_names: [...p.other_names, ...extra],
-    other_locations: sides.locations,
-    endpoints: sides.endpoints,
+    providers: 0,
+    active: 0,
+    deactivated: 0,
+    zipsNotFound: 0,
+    orphans: 0,
+    seconds: 0,
   };
-}
-
-/** Puts ZIP centroids on the practice and secondary locations; returns how many US ZIPs were unknown. */
-function locate(p: Provider): number {
-  return locatePlaces([p.practice_location, ...p.other_locations]);
-}
-
-/** Puts ZIP centroids on the secondary locations only. */
-function locateOthers(p: Provider): number {
-  return locatePlaces(p.other_locations);
-}
-
-function locatePlaces(places: readonly (Location | null)[]): number {
-  let missing = 0;
-  for (const place of places) {
-    if (!place) continue;
-    const us = !place.country_code || place.country_code === "US";
-    const zip = us && place.postal_code ? lookupZip(place.postal_code.slice(0, 5)) : null;
-    place.lat = zip?.lat ?? null;
-    place.lon = zip?.lon ?? null;
-    if (us && place.postal_code && !zip) missing++;
-  }
-  return missing;
 }
 
 /** A record for an NPI known only from the deactivation report. */

@@ -5,13 +5,28 @@
  *
  * Provider ids are ranks: `id` order is active first, then by folded name,
  * then NPI, so any walk in id order already yields results in name order and
- * can stop early.
+ * can stop early. Records are written once, as they arrive; the ranked
+ * `provider` table points at them.
  *
  * @module
  */
 
 /** Bumped whenever the layout changes; a database of another version is not served. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
+
+/**
+ * One row per NPI; id is the rank (active first, then by name, then NPI); `record` is the seq of
+ * its record; `sides` has a bit per reference table holding rows for the NPI (see sides.ts).
+ */
+export const PROVIDER_TABLE = `
+CREATE TABLE provider (
+  id INTEGER PRIMARY KEY,
+  npi INTEGER NOT NULL,
+  record INTEGER NOT NULL,
+  active INTEGER NOT NULL,
+  postal TEXT,
+  sides INTEGER NOT NULL
+);`;
 
 /** Tables created when a build starts. */
 export const BASE_SCHEMA = `
@@ -27,35 +42,36 @@ CREATE TABLE taxonomy (
   section TEXT
 ) WITHOUT ROWID;
 
--- One row per NPI; id is the rank (active first, then by name, then NPI).
-CREATE TABLE provider (
-  id INTEGER PRIMARY KEY,
-  npi INTEGER NOT NULL,
-  active INTEGER NOT NULL,
-  postal TEXT,
-  doc TEXT NOT NULL
-);
+-- Provider records in the order they arrived (seq), in the stored form of codec.ts.
+CREATE TABLE record (seq INTEGER PRIMARY KEY, npi INTEGER NOT NULL, doc TEXT NOT NULL);
 
--- Raw rows of the three reference files, kept so weekly updates can re-derive records.
+${PROVIDER_TABLE}
+
+-- Rows of the three reference files, joined to the record when it is read.
 CREATE TABLE other_name (npi INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE location (npi INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE endpoint (npi INTEGER NOT NULL, doc TEXT NOT NULL);
 `;
 
-/** Indexes created in bulk after loading (faster than maintaining them row by row). */
-export const INDEXES = `
+/** Indexes of the record and reference tables, created in bulk after loading. */
+export const RECORD_INDEXES = `
+CREATE INDEX IF NOT EXISTS record_npi ON record(npi);
+CREATE INDEX IF NOT EXISTS other_name_npi ON other_name(npi);
+CREATE INDEX IF NOT EXISTS location_npi ON location(npi);
+CREATE INDEX IF NOT EXISTS endpoint_npi ON endpoint(npi);
+`;
+
+/** Indexes of the provider table, created after it is written in rank order. */
+export const PROVIDER_INDEXES = `
 CREATE UNIQUE INDEX provider_npi ON provider(npi);
 CREATE INDEX provider_postal ON provider(postal);
-CREATE INDEX other_name_npi ON other_name(npi);
-CREATE INDEX location_npi ON location(npi);
-CREATE INDEX endpoint_npi ON endpoint(npi);
 `;
 
-/** The staging database: rows as read, before ranks and derived tables exist. */
+/** The staging database: rank keys, the deactivation report and a weekly update's reference rows. */
 export const STAGE_SCHEMA = `
-CREATE TABLE provider (npi INTEGER PRIMARY KEY, active INTEGER NOT NULL, sort_key TEXT NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE rank (seq INTEGER PRIMARY KEY, npi INTEGER NOT NULL, active INTEGER NOT NULL, sort_key TEXT NOT NULL, postal TEXT);
+CREATE TABLE deactivation (npi INTEGER PRIMARY KEY, date TEXT);
 CREATE TABLE other_name (npi INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE location (npi INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE endpoint (npi INTEGER NOT NULL, doc TEXT NOT NULL);
-CREATE TABLE deactivation (npi INTEGER PRIMARY KEY, date TEXT);
 `;

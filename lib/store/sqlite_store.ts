@@ -7,6 +7,7 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Provider } from "../provider.ts";
 import type { TaxonomyEntry, TaxonomySection } from "../taxonomy/nucc.ts";
 import { decodeProvider } from "./codec.ts";
+import { parseEndpoint, parseLocation, SIDE, unpackOtherName, withSides } from "./sides.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
 import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
 import { ResultCache, search } from "../search/engine.ts";
@@ -46,6 +47,36 @@ export interface SqliteStore extends ProviderStore {
   describe(code: string): string | null;
   /** The loaded search index. */
   readonly index: SearchIndex;
+}
+
+/**
+ * Reads provider records: the stored record joined with its rows of the
+ * reference files (only when its `sides` bits say there are some).
+ */
+function recordReader(db: DatabaseSync, describe: (code: string) => string | null) {
+  const columns = "SELECT r.doc, p.npi, p.sides FROM provider p JOIN record r ON r.seq = p.record";
+  const byId = db.prepare(`${columns} WHERE p.id = ?`);
+  const byNpi = db.prepare(`${columns} WHERE p.npi = ?`);
+  const side = (table: string) =>
+    db.prepare(`SELECT doc FROM ${table} WHERE npi = ? ORDER BY rowid`);
+  const other = side("other_name"), location = side("location"), endpoint = side("endpoint");
+  const docs = (statement: StatementSync, npi: number, wanted: boolean) =>
+    wanted ? statement.all(npi).map((row) => (row as { doc: string }).doc) : [];
+  const provider = (row: unknown): Provider | null => {
+    if (!row) return null;
+    const { doc, npi, sides } = row as { doc: string; npi: number; sides: number };
+    const base = decodeProvider(doc, describe);
+    if (sides === 0) return base;
+    return withSides(base, {
+      otherNames: docs(other, npi, (sides & SIDE.otherNames) !== 0).map(unpackOtherName),
+      locations: docs(location, npi, (sides & SIDE.locations) !== 0).map(parseLocation),
+      endpoints: docs(endpoint, npi, (sides & SIDE.endpoints) !== 0).map(parseEndpoint),
+    });
+  };
+  return {
+    byId: (id: number) => provider(byId.get(id)),
+    byNpi: (npi: number) => provider(byNpi.get(npi)),
+  };
 }
 
 function readMeta(db: DatabaseSync): Map<string, string> {
@@ -108,16 +139,15 @@ export function openSqliteStore(
   }));
   const names = new Map(taxonomy.map((t) => [t.code, t.display]));
   const describe = (code: string) => names.get(code) ?? null;
-  const byNpi: StatementSync = db.prepare("SELECT doc FROM provider WHERE npi = ?");
-  const byId: StatementSync = db.prepare("SELECT doc FROM provider WHERE id = ?");
+  const records = recordReader(db, describe);
   const idByNpi: StatementSync = db.prepare("SELECT id FROM provider WHERE npi = ?");
   const jsonCache = new JsonCache(options.recordCacheBytes ?? 64 * 1024 * 1024);
   const jsonOf = (id: number): string | null => {
     let text = jsonCache.get(id);
     if (text === undefined) {
-      const row = byId.get(id) as { doc: string } | undefined;
-      if (!row) return null;
-      text = JSON.stringify(decodeProvider(row.doc, describe));
+      const provider = records.byId(id);
+      if (!provider) return null;
+      text = JSON.stringify(provider);
       jsonCache.set(id, text);
     }
     return text;
@@ -157,14 +187,13 @@ export function openSqliteStore(
     search: (query, signal) => search(query, { db, index, typos, specialties, cache, signal }),
     getProvider(npi: string): Provider | null {
       if (!/^\d{10}$/.test(npi)) return null;
-      const row = byNpi.get(Number(npi)) as { doc: string } | undefined;
-      return row ? decodeProvider(row.doc, describe) : null;
+      return records.byNpi(Number(npi));
     },
     getProvidersById(ids) {
       const out: { id: number; provider: Provider }[] = [];
       for (const id of ids) {
-        const row = byId.get(id) as { doc: string } | undefined;
-        if (row) out.push({ id, provider: decodeProvider(row.doc, describe) });
+        const provider = records.byId(id);
+        if (provider) out.push({ id, provider });
       }
       return out;
     },

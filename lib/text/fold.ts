@@ -6,6 +6,11 @@
  * @module
  */
 
+/** Letters and digits in words separated by single spaces, nothing else. */
+const PLAIN = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$/;
+/** One word of letters and digits. */
+const PLAIN_WORD = /^[A-Za-z0-9]+$/;
+
 /**
  * Lower-cases, strips accents, drops apostrophes and turns every other
  * non-alphanumeric run into one space.
@@ -16,6 +21,8 @@
  * ```
  */
 export function foldText(value: string): string {
+  // Most names are plain ASCII words: lower-casing is all they need.
+  if (PLAIN.test(value)) return value.toLowerCase();
   return value
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -52,6 +59,10 @@ export function words(value: string): string[] {
 export function nameTokens(value: string): string[] {
   const tokens = new Set<string>();
   for (const raw of value.split(/\s+/)) {
+    if (PLAIN_WORD.test(raw)) {
+      tokens.add(raw.toLowerCase());
+      continue;
+    }
     const joined = foldText(raw).replaceAll(" ", "");
     if (joined) tokens.add(joined);
     for (const part of raw.split(/[^\p{L}\p{N}]+/u)) {

@@ -1,0 +1,122 @@
+/**
+ * What one provider contributes to the search index, computed apart from
+ * the index itself: a plain, structured-clone-friendly value, so that the
+ * import can derive it in a parsing worker and the index builder only
+ * appends it.
+ *
+ * @module
+ */
+import type { OtherName, Provider } from "../provider.ts";
+import { foldText, nameKey, nameTokens } from "../text/fold.ts";
+import { FIELD, FLAG } from "./fields.ts";
+
+/** A provider's index terms and column values. */
+export interface IndexEntry {
+  /** Posting terms as flat pairs: field number, then term. */
+  terms: (number | string)[];
+  /** {@linkcode FLAG} bits. */
+  flags: number;
+  /** Practice state, upper case, or null. */
+  state: string | null;
+  /** Practice city, folded upper case, or null. */
+  city: string | null;
+  /** Practice ZIP (5 digits) as a number plus one; 0 when there is none. */
+  zip: number;
+  /** Practice coordinates; NaN when unknown. */
+  lat: number;
+  lon: number;
+  /** Taxonomy codes, primary first, without repeats. */
+  codes: string[];
+  /** 1 where the code at the same position is primary. */
+  primary: number[];
+}
+
+/** What kind of name owner other names belong to; it decides which name keys they give. */
+export type NameOwner = "individual" | "organization" | null;
+
+function push(terms: (number | string)[], field: number, values: Iterable<string>): void {
+  for (const value of values) if (value) terms.push(field, value);
+}
+
+/**
+ * The terms an owner's other names add: their words, and name keys (a
+ * person's: first and last word; an organization's: the whole name).
+ *
+ * @example
+ * ```ts
+ * otherNameTerms([{ type: "former_name", name: "JANE DOE" }], "individual");
+ * ```
+ */
+export function otherNameTerms(names: readonly OtherName[], owner: NameOwner): (number | string)[] {
+  const terms: (number | string)[] = [];
+  for (const o of names) {
+    push(terms, FIELD.other, nameTokens(o.name));
+    if (owner === "individual") {
+      const parts = o.name.split(/\s+/).filter((w) => w);
+      push(terms, FIELD.firstKey, [nameKey(parts[0] ?? "")]);
+      push(terms, FIELD.lastKey, [nameKey(parts.at(-1) ?? "")]);
+    } else if (owner === "organization") {
+      push(terms, FIELD.orgKey, [nameKey(o.name)]);
+    }
+  }
+  return terms;
+}
+
+/** The owner kind of a provider's names. */
+export function nameOwner(p: Provider): NameOwner {
+  return p.individual ? "individual" : p.organization ? "organization" : null;
+}
+
+/**
+ * The index entry of a provider (its practice location already located).
+ *
+ * @example
+ * ```ts
+ * const entry = indexEntry(provider);
+ * entry.flags & FLAG.active; // non-zero for an active provider
+ * ```
+ */
+export function indexEntry(p: Provider): IndexEntry {
+  const ind = p.individual, org = p.organization;
+  const terms: (number | string)[] = [];
+  push(terms, FIELD.surname, nameTokens(ind ? ind.last_name ?? "" : org?.name ?? ""));
+  if (ind) {
+    push(terms, FIELD.given, nameTokens(`${ind.first_name ?? ""} ${ind.middle_name ?? ""}`));
+  }
+  const loc = p.practice_location;
+  push(terms, FIELD.place, nameTokens(loc?.city ?? ""));
+  if (ind) {
+    push(terms, FIELD.lastKey, [nameKey(ind.last_name ?? "")]);
+    push(terms, FIELD.firstKey, [nameKey(ind.first_name ?? "")]);
+  } else if (org) {
+    push(terms, FIELD.orgKey, [nameKey(org.name ?? "")]);
+  }
+  terms.push(...otherNameTerms(p.other_names, nameOwner(p)));
+  let flags = p.status === "active" ? FLAG.active : 0;
+  if (p.entity_type === "individual") flags |= FLAG.individual;
+  if (p.entity_type === "organization") flags |= FLAG.organization;
+  if (ind?.sex === "M") flags |= FLAG.male;
+  if (ind?.sex === "F") flags |= FLAG.female;
+  const zip = /^(\d{5})/.exec(loc?.postal_code?.trim() ?? "");
+  const located = loc?.lat != null && loc.lon != null;
+  const codes: string[] = [];
+  const primary: number[] = [];
+  for (const wantPrimary of [true, false]) {
+    for (const t of p.taxonomies) {
+      if (t.primary !== wantPrimary || codes.includes(t.code)) continue;
+      codes.push(t.code);
+      primary.push(wantPrimary ? 1 : 0);
+    }
+  }
+  return {
+    terms,
+    flags,
+    state: loc?.state?.toUpperCase() || null,
+    city: loc?.city ? foldText(loc.city).toUpperCase() || null : null,
+    zip: zip ? Number(zip[1]) + 1 : 0,
+    lat: located ? loc!.lat! : NaN,
+    lon: located ? loc!.lon! : NaN,
+    codes,
+    primary,
+  };
+}

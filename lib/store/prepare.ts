@@ -1,0 +1,77 @@
+/**
+ * Everything the database build needs from one provider record, computed in
+ * one pure step (so the import can run it in a parsing worker): its place on
+ * the map, its stored form, its rank key and its index entry.
+ *
+ * @module
+ */
+import type { Location, Provider } from "../provider.ts";
+import { type IndexEntry, indexEntry } from "../index/entry.ts";
+import { lookupZip } from "../geo/zip.ts";
+import { encodeProvider } from "./codec.ts";
+import { sortKey } from "./sort_key.ts";
+
+/** A provider ready to be written: plain data, cheap to post between threads. */
+export interface PreparedProvider {
+  npi: number;
+  active: boolean;
+  /** The name key that orders providers (see {@linkcode sortKey}). */
+  sortKey: string;
+  /** The practice postal code as stored for exact 9-digit lookups. */
+  postal: string | null;
+  /** The stored form ({@linkcode encodeProvider}). */
+  doc: string;
+  entry: IndexEntry;
+  /** US practice ZIPs not found in the ZIP dataset (0 or 1). */
+  zipsNotFound: number;
+}
+
+/**
+ * Puts ZIP centroids on `places` (in place); returns how many US postal
+ * codes were not found.
+ *
+ * @example
+ * ```ts
+ * locatePlaces([provider.practice_location]); // 0 when its ZIP is known
+ * ```
+ */
+export function locatePlaces(places: readonly (Location | null)[]): number {
+  let missing = 0;
+  for (const place of places) {
+    if (!place) continue;
+    const us = !place.country_code || place.country_code === "US";
+    const zip = us && place.postal_code ? lookupZip(place.postal_code.slice(0, 5)) : null;
+    place.lat = zip?.lat ?? null;
+    place.lon = zip?.lon ?? null;
+    if (us && place.postal_code && !zip) missing++;
+  }
+  return missing;
+}
+
+/** The practice postal code as stored for exact 9-digit lookups (letters and digits only). */
+export function postalKey(p: Provider): string | null {
+  return p.practice_location?.postal_code?.replace(/[^0-9A-Za-z]/g, "") || null;
+}
+
+/**
+ * Locates the practice location of `p` (in place) and derives what the
+ * build stores.
+ *
+ * @example
+ * ```ts
+ * const prepared = prepareProvider(providerFromRow(fields));
+ * prepared.sortKey; // "smith john a"
+ * ```
+ */
+export function prepareProvider(p: Provider): PreparedProvider {
+  const zipsNotFound = locatePlaces([p.practice_location]);
+  return {
+    npi: Number(p.npi),
+    active: p.status === "active",
+    sortKey: sortKey(p),
+    postal: postalKey(p),
+    doc: encodeProvider(p),
+    entry: indexEntry(p),
+    zipsNotFound,
+  };
+}
