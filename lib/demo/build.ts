@@ -20,6 +20,8 @@ export interface DemoBuildOptions {
   path: string;
   records: number;
   seed?: number;
+  /** Index ids held in memory before a segment is written (see `BuildOptions`). */
+  segmentEntries?: number;
   /** Called every few thousand records. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -37,6 +39,7 @@ export function buildDemoDatabase(options: DemoBuildOptions): BuildStats {
     target: options.path,
     source: "demo",
     taxonomy: { entries: builtinTaxonomy(), source: BUILTIN_TAXONOMY_SOURCE },
+    segmentEntries: options.segmentEntries,
   });
   try {
     let done = 0;

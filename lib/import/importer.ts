@@ -44,6 +44,13 @@ export interface ImportOptions {
   progress: Progress;
   /** Stop after this many bad rows are printed; the rest are only counted. */
   maxReported?: number;
+  /**
+   * The main file is read by two workers, one per half, from this size on.
+   * Default 32 MB.
+   */
+  splitMinBytes?: number;
+  /** Index ids held in memory before a segment is written (see {@linkcode BuildOptions}). */
+  segmentEntries?: number;
 }
 
 /** The outcome of an import. */
@@ -141,7 +148,7 @@ async function importCsv(
   return { kind, name: basename(path), rows, skipped };
 }
 
-/** The main file is read by two workers when it is at least this large. */
+/** The main file is read by two workers when it is at least this large (by default). */
 const SPLIT_MIN_BYTES = 32 * 1024 * 1024;
 
 /**
@@ -149,8 +156,8 @@ const SPLIT_MIN_BYTES = 32 * 1024 * 1024;
  * record that starts after its middle (a line break, then `"` and a
  * 10-digit NPI and `","`); null when the file is small or none is found.
  */
-async function splitPoint(path: string, size: number): Promise<number | null> {
-  if (size < SPLIT_MIN_BYTES) return null;
+async function splitPoint(path: string, size: number, minBytes: number): Promise<number | null> {
+  if (size < minBytes) return null;
   using file = await Deno.open(path);
   const from = Math.floor(size / 2);
   await file.seek(from, Deno.SeekMode.Start);
@@ -194,12 +201,12 @@ interface Part {
 async function importNpidata(
   path: string,
   builder: DatabaseBuilder,
-  options: { progress: Progress; maxReported: number },
+  options: { progress: Progress; maxReported: number; splitMinBytes: number },
 ): Promise<FileRecord> {
   const size = await fileSize(path);
   const { progress } = options;
   progress.start("npidata", size);
-  const split = await splitPoint(path, size);
+  const split = await splitPoint(path, size, options.splitMinBytes);
   const ranges = split === null ? [{ start: 0, end: size }] : [
     { start: 0, end: split },
     { start: split, end: size },
@@ -421,7 +428,13 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const nucc = await loadTaxonomy(options.taxonomy);
   const taxonomy = nucc ??
     (update ? undefined : { entries: builtinTaxonomy(), source: BUILTIN_TAXONOMY_SOURCE });
-  const builder = DatabaseBuilder.create({ target: options.db, source: "nppes", taxonomy, update });
+  const builder = DatabaseBuilder.create({
+    target: options.db,
+    source: "nppes",
+    taxonomy,
+    update,
+    segmentEntries: options.segmentEntries,
+  });
   const context = { progress: options.progress, maxReported: options.maxReported ?? 20 };
   const files: FileRecord[] = [];
   const stop = () => {
@@ -440,7 +453,10 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
           })
         : Promise.resolve();
     if (options.npi) {
-      const f = await importNpidata(options.npi, builder, context);
+      const f = await importNpidata(options.npi, builder, {
+        ...context,
+        splitMinBytes: options.splitMinBytes ?? SPLIT_MIN_BYTES,
+      });
       files.push(f);
       builder.addFile(f);
     }

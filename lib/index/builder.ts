@@ -226,7 +226,8 @@ export class IndexBuilder {
       (db.prepare("SELECT coalesce(max(rowid), 0) AS n FROM index_segment").get() as { n: number })
         .n;
     const ranges: SegmentRange[] = [];
-    db.exec("BEGIN");
+    // A savepoint: the build may have a transaction open on the scratch database.
+    db.exec("SAVEPOINT spill");
     for (const [field, terms] of this.#postings) {
       const first = lastRowid() + 1;
       for (const term of [...terms.keys()].sort()) {
@@ -235,7 +236,7 @@ export class IndexBuilder {
       ranges.push({ field, first, last: lastRowid() });
       terms.clear();
     }
-    db.exec("COMMIT");
+    db.exec("RELEASE spill");
     this.#segments.push(ranges);
     this.#entries = 0;
   }
