@@ -27,9 +27,9 @@ if (import.meta.main) {
     app,
     config,
     log,
-    onClose: () => {
+    onClose: async () => {
       stopReloading();
-      dataset.close();
+      await dataset.close();
     },
   });
   Deno.exit(0);

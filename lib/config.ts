@@ -14,6 +14,13 @@ export interface Config {
   databasePath: string;
   /** `REQUEST_TIMEOUT_MS`: longest time a request may take before a 503. */
   requestTimeoutMs: number;
+  /**
+   * `SEARCH_WORKERS`: searches that run at once, each in its own worker
+   * thread; 0 runs them on the serving thread (no workers).
+   */
+  searchWorkers: number;
+  /** `SEARCH_QUEUE`: most searches waiting for a worker; beyond, 503 `overloaded`. */
+  searchQueue: number;
   /** `RATE_LIMIT_PER_MINUTE`: requests a minute per client; 0 turns limiting off. */
   rateLimitPerMinute: number;
   /** `TRUST_PROXY_HEADER`: header holding the client address behind a proxy (e.g. `X-Forwarded-For`); unset = use the socket address. */
@@ -30,6 +37,12 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
   { name: "HOST", default: "0.0.0.0", meaning: "address to bind" },
   { name: "PROVIDERS_DB", default: "data/providers.db", meaning: "SQLite database to serve" },
   { name: "REQUEST_TIMEOUT_MS", default: "10000", meaning: "time limit of one request" },
+  {
+    name: "SEARCH_WORKERS",
+    default: "CPU cores − 1 (at least 1)",
+    meaning: "searches run at once, one worker thread each; 0 = on the serving thread",
+  },
+  { name: "SEARCH_QUEUE", default: "64", meaning: "searches waiting for a worker before 503" },
   { name: "RATE_LIMIT_PER_MINUTE", default: "0 (off)", meaning: "requests a minute per client" },
   {
     name: "TRUST_PROXY_HEADER",
@@ -43,6 +56,19 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
   },
   { name: "DEMO_SEED", default: "20260810", meaning: "seed of the demo dataset" },
 ];
+
+/**
+ * The default `SEARCH_WORKERS`: one core is left to the serving thread
+ * (HTTP, validation, record lookups), the others search; at least 1.
+ *
+ * @example
+ * ```ts
+ * defaultSearchWorkers(2); // 1
+ * ```
+ */
+export function defaultSearchWorkers(cores: number = navigator.hardwareConcurrency ?? 2): number {
+  return Math.max(1, Math.min(16, Math.floor(cores) - 1));
+}
 
 function integerVar(
   env: Record<string, string | undefined>,
@@ -81,6 +107,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: env.HOST?.trim() || "0.0.0.0",
     databasePath: env.PROVIDERS_DB?.trim() || "data/providers.db",
     requestTimeoutMs: integerVar(env, "REQUEST_TIMEOUT_MS", 10_000, 1, 600_000, problems),
+    searchWorkers: integerVar(env, "SEARCH_WORKERS", defaultSearchWorkers(), 0, 64, problems),
+    searchQueue: integerVar(env, "SEARCH_QUEUE", 64, 0, 100_000, problems),
     rateLimitPerMinute: integerVar(env, "RATE_LIMIT_PER_MINUTE", 0, 0, 1_000_000, problems),
     trustProxyHeader: header || null,
     demoRecords: integerVar(env, "DEMO_RECORDS", 100_000, 1, 20_000_000, problems),

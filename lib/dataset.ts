@@ -7,11 +7,12 @@
  */
 import { UnavailableError } from "./http/errors.ts";
 import type { ProviderStore } from "./store/store.ts";
+import type { SearchPool } from "./search/pool.ts";
 
 /** Where the dataset is in its life cycle. */
 export type DatasetState =
   | { kind: "loading"; message: string; progress: number }
-  | { kind: "ready"; store: ProviderStore }
+  | { kind: "ready"; store: ProviderStore; pool?: SearchPool | null }
   | { kind: "failed"; message: string };
 
 /** Holds the current store; swapped atomically when a new one is ready. */
@@ -50,16 +51,27 @@ export class Dataset {
     throw new UnavailableError(`No dataset is being served: ${state.message}`, 60, "no-dataset");
   }
 
+  /** The search workers of the current store; `null` when searches run in-process. */
+  pool(): SearchPool | null {
+    return this.#state.kind === "ready" ? this.#state.pool ?? null : null;
+  }
+
   /** Reports loading progress (0–1). */
   loading(message: string, progress: number): void {
     if (this.#state.kind !== "ready") this.#state = { kind: "loading", message, progress };
   }
 
-  /** Serves `store` from now on; the previous store, if any, is closed. */
-  ready(store: ProviderStore): void {
+  /**
+   * Serves `store` (searched by `pool` when given) from now on. The previous
+   * store is closed; its pool first finishes the searches it has (requests
+   * in flight are answered), then stops.
+   */
+  ready(store: ProviderStore, pool: SearchPool | null = null): void {
     const previous = this.#state;
-    this.#state = { kind: "ready", store };
-    if (previous.kind === "ready" && previous.store !== store) previous.store.close();
+    this.#state = { kind: "ready", store, pool };
+    if (previous.kind !== "ready") return;
+    if (previous.pool && previous.pool !== pool) void previous.pool.close();
+    if (previous.store !== store) previous.store.close();
   }
 
   /** Marks the dataset failed (kept serving the previous store if there is one). */
@@ -67,8 +79,11 @@ export class Dataset {
     if (this.#state.kind !== "ready") this.#state = { kind: "failed", message };
   }
 
-  /** Closes the store. */
-  close(): void {
-    if (this.#state.kind === "ready") this.#state.store.close();
+  /** Stops the search workers (after their searches) and closes the store. */
+  async close(): Promise<void> {
+    if (this.#state.kind !== "ready") return;
+    const { store, pool } = this.#state;
+    await pool?.close();
+    store.close();
   }
 }

@@ -1,14 +1,16 @@
 /**
  * Opens the configured database at start-up, or, when it does not exist,
  * builds the demo dataset there in a worker while the server already answers.
+ * Each opened database gets its pool of search workers.
  *
  * @module
  */
 import { Dataset } from "./dataset.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
-import { openSqliteStore } from "./store/sqlite_store.ts";
+import { openSqliteStore, type SqliteStore } from "./store/sqlite_store.ts";
 import { StoreOpenError } from "./store/store.ts";
+import { SearchPool } from "./search/pool.ts";
 import { dirname } from "./import/paths.ts";
 
 function exists(path: string): boolean {
@@ -18,6 +20,53 @@ function exists(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A database ready to serve: its store, and the pool that searches it (`null`: in-process). */
+export interface Serving {
+  store: SqliteStore;
+  pool: SearchPool | null;
+}
+
+/**
+ * Opens `path` for serving. With `config.searchWorkers` > 0 the search
+ * workers open it too (and load its index), and the serving thread's store
+ * leaves the index unloaded; resolves once every worker is ready. Rejects
+ * with {@linkcode StoreOpenError} when the file cannot be served. Where the
+ * platform has no workers, searches run on the serving thread.
+ *
+ * @example
+ * ```ts
+ * const { store, pool } = await openServing("data/providers.db", config, log);
+ * dataset.ready(store, pool);
+ * ```
+ */
+export async function openServing(path: string, config: Config, log: Logger): Promise<Serving> {
+  if (config.searchWorkers === 0) return { store: openSqliteStore(path), pool: null };
+  // The workers search; this thread only reads records (detail, dataset, specialties).
+  const store = openSqliteStore(path, { lazyIndex: true, recordCacheBytes: 16 * 1024 * 1024 });
+  try {
+    const pool = await SearchPool.start({
+      path,
+      workers: config.searchWorkers,
+      queue: config.searchQueue,
+      log,
+    });
+    return { store, pool };
+  } catch (error) {
+    store.close();
+    if (error instanceof StoreOpenError) throw error;
+    log.warn("search workers unavailable; searching on the serving thread", {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return { store: openSqliteStore(path), pool: null };
+  }
+}
+
+function openFailure(path: string, error: unknown): string {
+  return error instanceof StoreOpenError
+    ? error.message
+    : `Cannot open '${path}': ${error instanceof Error ? error.message : error}`;
 }
 
 /**
@@ -32,17 +81,15 @@ export function startDataset(
 ): Dataset {
   const path = config.databasePath;
   if (exists(path)) {
-    try {
-      const store = openSqliteStore(path);
-      dataset.ready(store);
-      log.info("dataset open", { path, ...summary(store.dataset()) });
-    } catch (error) {
-      const message = error instanceof StoreOpenError
-        ? error.message
-        : `Cannot open '${path}': ${error}`;
+    dataset.loading("opening the database", 0);
+    openServing(path, config, log).then(({ store, pool }) => {
+      dataset.ready(store, pool);
+      log.info("dataset open", { path, ...summary(store.dataset()), ...workers(pool) });
+    }, (error) => {
+      const message = openFailure(path, error);
       log.error("dataset unavailable", { path, error: message });
       dataset.failed(message);
-    }
+    });
     return dataset;
   }
   buildDemo(dataset, config, log);
@@ -56,6 +103,10 @@ function summary(info: { source: string; records: number; active: number; built_
     active: info.active,
     built_at: info.built_at,
   };
+}
+
+function workers(pool: SearchPool | null) {
+  return { search_workers: pool?.stats.workers ?? 0 };
 }
 
 function buildDemo(dataset: Dataset, config: Config, log: Logger): void {
@@ -91,18 +142,19 @@ function buildDemo(dataset: Dataset, config: Config, log: Logger): void {
       dataset.failed(`The demo dataset could not be built: ${message.message}`);
       return;
     }
-    try {
-      const store = openSqliteStore(path);
-      dataset.ready(store);
+    openServing(path, config, log).then(({ store, pool }) => {
+      dataset.ready(store, pool);
       log.info("dataset open", {
         path,
         build_seconds: Math.round((performance.now() - started) / 100) / 10,
         ...summary(store.dataset()),
+        ...workers(pool),
       });
-    } catch (error) {
-      log.error("dataset unavailable", { path, error: String(error) });
-      dataset.failed(String(error instanceof Error ? error.message : error));
-    }
+    }, (error) => {
+      const message = openFailure(path, error);
+      log.error("dataset unavailable", { path, error: message });
+      dataset.failed(message);
+    });
   };
   worker.onerror = (event: ErrorEvent) => {
     event.preventDefault();
@@ -115,22 +167,31 @@ function buildDemo(dataset: Dataset, config: Config, log: Logger): void {
 
 /**
  * Reloads the database on `SIGHUP`: opens the file at `config.databasePath`
- * again (an import renames its new file there) and swaps it in; requests in
- * flight finish on the old one. A file that cannot be opened is logged and
- * the current dataset keeps serving. Returns a function that stops listening.
+ * again (an import renames its new file there) with new search workers, and
+ * swaps it in once they are ready; requests in flight finish on the old
+ * store and workers, which then stop. A file that cannot be opened is logged
+ * and the current dataset keeps serving. Signals during a reload queue up
+ * behind it. Returns a function that stops listening.
  */
 export function reloadOnHangup(config: Config, log: Logger, dataset: Dataset): () => void {
+  let reloading = Promise.resolve();
   const reload = () => {
-    try {
-      const store = openSqliteStore(config.databasePath);
-      dataset.ready(store);
-      log.info("dataset reloaded", { path: config.databasePath, ...summary(store.dataset()) });
-    } catch (error) {
-      log.error("dataset reload failed; still serving the previous one", {
-        path: config.databasePath,
-        error: error instanceof Error ? error.message : String(error),
-      });
-    }
+    reloading = reloading.then(async () => {
+      try {
+        const { store, pool } = await openServing(config.databasePath, config, log);
+        dataset.ready(store, pool);
+        log.info("dataset reloaded", {
+          path: config.databasePath,
+          ...summary(store.dataset()),
+          ...workers(pool),
+        });
+      } catch (error) {
+        log.error("dataset reload failed; still serving the previous one", {
+          path: config.databasePath,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    });
   };
   try {
     Deno.addSignalListener("SIGHUP", reload);

@@ -3,13 +3,27 @@
  *
  * @module
  */
-import { endpoint, type Route } from "../lib/http/router.ts";
+import { endpoint, type ResponseSpec, type Route } from "../lib/http/router.ts";
 import { jsonText } from "../lib/http/json.ts";
 import { ref } from "../lib/schemas.ts";
 import type { Dataset } from "../lib/dataset.ts";
 import { queryFingerprint, SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
-import { encodeCursor } from "../lib/search/cursor.ts";
+import { type SearchJob, searchResponseBody } from "../lib/search/response.ts";
+import { clock } from "../lib/deadline.ts";
 import { specialtyIndex } from "./specialties.ts";
+
+/** The search route's 503s: what each `type` means and what to do. */
+const SEARCH_UNAVAILABLE: ResponseSpec = {
+  description: "Unavailable; retry after `Retry-After` seconds. The problem `type` says why: " +
+    "`/problems/loading` (the dataset is being built or opened), `/problems/overloaded` (every " +
+    "search worker is busy and `SEARCH_QUEUE` searches already wait: load is shed rather than " +
+    "queued without bound), `/problems/timeout` (the search ran or waited longer than " +
+    "`REQUEST_TIMEOUT_MS` and was abandoned: narrow the query), `/problems/worker-failed` (the " +
+    "worker running it failed and was replaced).",
+  contentType: "application/problem+json",
+  schema: { $ref: "#/components/schemas/Problem" },
+  headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } },
+};
 
 /** The search route over `dataset`. */
 export function searchRoute(dataset: Dataset): Route {
@@ -30,10 +44,14 @@ export function searchRoute(dataset: Dataset): Route {
           "is great-circle from the ZIP centroid or point given, filtered exactly at the radius.",
         tags: ["providers"],
         query: SEARCH_PARAMS,
-        responses: { "200": { description: "A page of results", schema: ref("SearchResponse") } },
+        responses: {
+          "200": { description: "A page of results", schema: ref("SearchResponse") },
+          "503": SEARCH_UNAVAILABLE,
+        },
       }, (_request, ctx, params) => {
-        const started = performance.now();
+        const startedAt = clock();
         const store = dataset.store();
+        const pool = dataset.pool();
         const info = store.dataset();
         const cursorScope = `${
           queryFingerprint(ctx.url.searchParams)
@@ -43,28 +61,12 @@ export function searchRoute(dataset: Dataset): Route {
           cursorScope,
           url: ctx.url.searchParams,
         });
-        const page = store.search(query, ctx.signal);
-        const records = store.providerJsonById(page.hits.map((h) => h.id));
-        // Each result is the cached record text with distance and score spliced in before its closing brace.
-        const results = records.map((text, i) => {
-          const hit = page.hits[i]!;
-          let extra = "";
-          if (hit.distance !== undefined) extra += `,"distance":${hit.distance}`;
-          if (hit.score !== undefined) extra += `,"score":${hit.score}`;
-          return extra ? `${text.slice(0, -1)}${extra}}` : text;
-        });
-        const head = JSON.stringify({
-          total: page.total,
-          limit: query.limit,
-          offset: page.offset,
-          next_cursor: page.next ? encodeCursor(page.next, cursorScope) : null,
-        });
-        const facets = page.facets ? `,"facets":${JSON.stringify(page.facets)}` : "";
-        const took = Math.round((performance.now() - started) * 100) / 100;
-        const body = `${head.slice(0, -1)},"results":[${
-          results.join(",")
-        }]${facets},"took_ms":${took}}`;
-        return jsonText(body);
+        const job: SearchJob = { query, cursorScope, startedAt };
+        if (pool) {
+          const body = pool.answer(job, { signal: ctx.signal, deadline: ctx.deadline });
+          return typeof body === "string" ? jsonText(body) : body.then(jsonText);
+        }
+        return jsonText(searchResponseBody(store, job, { deadline: ctx.deadline }));
       }),
     },
   };

@@ -20,6 +20,11 @@ export class RequestContext {
   params: Record<string, string> = {};
   /** The client's address as the server saw it, when known. */
   readonly remoteAddr: string | null;
+  /**
+   * When the request must be answered, on `clock()` of `lib/deadline.ts`
+   * (set by the timeout wrapper); long work stops there. `Infinity` = none.
+   */
+  deadline = Infinity;
   readonly #href: string;
   #url: URL | undefined;
   #controller: AbortController | undefined;

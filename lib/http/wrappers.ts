@@ -10,6 +10,7 @@ import type { Logger } from "../log.ts";
 import { REQUEST_ID_HEADER } from "./request_id.ts";
 import { STATUS_CODE } from "./status.ts";
 import type { RateLimiter } from "./rate_limit.ts";
+import { clock, DeadlineError } from "../deadline.ts";
 
 /**
  * Headers every response carries (JSON responses are made with them
@@ -160,11 +161,19 @@ export function withUrlLimit(maxBytes = MAX_URL_BYTES): Wrapper {
 
 /**
  * Answers 503 when the handler has not answered within `timeoutMs`, and
- * aborts the request's signal so the work behind it stops. Handlers that
- * answer synchronously cost nothing; pending ones are watched by one shared
- * sweeper instead of a timer each.
+ * aborts the request's signal so the work behind it stops. It also sets the
+ * request's `deadline`, which long work checks itself; work that stops
+ * there throws {@linkcode DeadlineError}, answered with the same 503.
+ * Handlers that answer synchronously cost nothing; pending ones are watched
+ * by one shared sweeper instead of a timer each.
  */
 export function withTimeout(timeoutMs: number): Wrapper {
+  const timedOut = () =>
+    new UnavailableError(
+      `The request took longer than ${timeoutMs} ms and was abandoned: narrow the query or try again`,
+      1,
+      "timeout",
+    );
   const pending = new Set<{ deadline: number; ctx: RequestContext; expire: () => void }>();
   let sweeper: ReturnType<typeof setInterval> | undefined;
   const sweep = () => {
@@ -184,20 +193,19 @@ export function withTimeout(timeoutMs: number): Wrapper {
   const interval = Math.max(5, Math.min(100, Math.floor(timeoutMs / 4)));
   return function timeout(next: Handler): Handler {
     return (request, ctx) => {
-      const result = next(request, ctx);
+      ctx.deadline = clock() + timeoutMs;
+      let result: Response | Promise<Response>;
+      try {
+        result = next(request, ctx);
+      } catch (error) {
+        throw error instanceof DeadlineError ? timedOut() : error;
+      }
       if (!(result instanceof Promise)) return result;
       return new Promise<Response>((resolve, reject) => {
         const entry = {
           deadline: performance.now() + timeoutMs,
           ctx,
-          expire: () =>
-            reject(
-              new UnavailableError(
-                `The request took longer than ${timeoutMs} ms and was abandoned: narrow the query or try again`,
-                1,
-                "timeout",
-              ),
-            ),
+          expire: () => reject(timedOut()),
         };
         pending.add(entry);
         if (sweeper === undefined) {
@@ -211,7 +219,7 @@ export function withTimeout(timeoutMs: number): Wrapper {
             else response.body?.cancel().catch(() => {});
           },
           (error) => {
-            if (pending.delete(entry)) reject(error);
+            if (pending.delete(entry)) reject(error instanceof DeadlineError ? timedOut() : error);
           },
         );
       });

@@ -19,6 +19,7 @@ import { boundingBoxes } from "./geometry.ts";
 import { planWords, type TypoFinder, type WordTerms } from "./text_query.ts";
 import { distance } from "../geo/zip.ts";
 import type { SearchIndex } from "../index/reader.ts";
+import { checkWatch, type Watch } from "../deadline.ts";
 import { cellsIn, FIELD, FLAG } from "../index/fields.ts";
 import {
   EMPTY,
@@ -67,7 +68,12 @@ export interface EngineContext {
   cache: ResultCache;
   /** Aborted when the request is abandoned. */
   signal?: AbortSignal;
+  /** When to give up, on `clock()` of `lib/deadline.ts`: checked in the long loops. */
+  deadline?: number;
 }
+
+/** Long loops check their watch once every this many iterations (a power of two, minus 1). */
+const CHECK_EVERY = 0xffff;
 
 /** Most values per facet. */
 export const FACET_SIZE = 20;
@@ -123,10 +129,6 @@ export class ResultCache {
       this.#bytes -= v.bytes;
     }
   }
-}
-
-function checkAbort(signal?: AbortSignal): void {
-  if (signal?.aborted) throw signal.reason ?? new DOMException("Aborted", "AbortError");
 }
 
 /** The flag test of a query: `(flags & mask) === value` plus an optional any-of mask. */
@@ -324,7 +326,7 @@ function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
   const { index } = ctx;
   const test = flagTest(query);
   const filters = listFilters(query, ctx);
-  checkAbort(ctx.signal);
+  checkWatch(ctx);
   let set: Leveled;
   if (query.words) {
     const plan = planWords(query.words, ctx.typos);
@@ -335,7 +337,7 @@ function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
     const first = wordList(plan[0]!, plan.length, ctx);
     set = { ids: first.ids.slice(), levels: first.levels.slice() };
     for (let i = 1; i < plan.length && set.ids.length > 0; i++) {
-      checkAbort(ctx.signal);
+      checkWatch(ctx);
       set = intersectLeveled(set, wordList(plan[i]!, plan.length, ctx));
     }
     for (const f of filters.sort((a, b) => a.length - b.length)) set = filterLeveled(set, f);
@@ -346,7 +348,7 @@ function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
     const ids = candidatesNear(query, filters, ctx);
     set = keepFlags({ ids: ids.slice(), levels: new Uint8Array(ids.length) }, test, index.flags);
   }
-  checkAbort(ctx.signal);
+  checkWatch(ctx);
   let distances: Float64Array | null = null;
   if (query.near) {
     const near = query.near;
@@ -354,6 +356,7 @@ function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
     const d = new Float64Array(ids.length);
     let n = 0;
     for (let i = 0; i < ids.length; i++) {
+      if ((i & CHECK_EVERY) === 0) checkWatch(ctx);
       const id = ids[i]!;
       const lat = index.lat[id]!, lon = index.lon[id]!;
       if (Number.isNaN(lat)) continue;
@@ -384,6 +387,7 @@ function candidatesNear(
     const boxes = boundingBoxes(query.near!);
     const out: number[] = [];
     for (let id = 1; id <= index.size; id++) {
+      if ((id & CHECK_EVERY) === 0) checkWatch(ctx);
       const lat = index.lat[id]!, lon = index.lon[id]!;
       if (
         boxes.some((b) => lat >= b.minLat && lat <= b.maxLat && lon >= b.minLon && lon <= b.maxLon)
@@ -496,7 +500,7 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
     result.facets ??= {};
     const missing = query.facets.filter((f) => !result!.facets![f]);
     if (missing.length) {
-      Object.assign(result.facets, facetCounts(missing, result.ids, ctx.index, ctx.signal));
+      Object.assign(result.facets, facetCounts(missing, result.ids, ctx.index, ctx));
     }
     page.facets = Object.fromEntries(query.facets.map((f) => [f, result!.facets![f]!]));
   }
@@ -510,6 +514,7 @@ function filtered(query: SearchQuery, ctx: EngineContext): ResultSet {
   const ids = new Uint32Array(base.length);
   let n = 0;
   for (let i = 0; i < base.length; i++) {
+    if ((i & CHECK_EVERY) === 0) checkWatch(ctx);
     const id = base[i]!;
     if ((ctx.index.flags[id]! & test.mask) === test.value) ids[n++] = id;
   }
@@ -528,6 +533,7 @@ function browse(query: SearchQuery, ctx: EngineContext): SearchPage {
   const offset = query.cursor ? query.cursor.offset : query.offset;
   const hits: SearchHit[] = [];
   for (; id <= index.size && hits.length < query.limit; id++) {
+    if ((id & CHECK_EVERY) === 0) checkWatch(ctx);
     if ((flags[id]! & test.mask) !== test.value) continue;
     if (skip > 0) {
       skip--;
@@ -547,13 +553,14 @@ function browse(query: SearchQuery, ctx: EngineContext): SearchPage {
       const ids = new Uint32Array(total);
       let n = 0;
       for (let i = 1; i <= index.size; i++) {
+        if ((i & CHECK_EVERY) === 0) checkWatch(ctx);
         if ((flags[i]! & test.mask) === test.value) ids[n++] = i;
       }
       cached = {
         ids: EMPTY,
         levels: null,
         distances: null,
-        facets: facetCounts(ALL_FACETS, ids, index, ctx.signal),
+        facets: facetCounts(ALL_FACETS, ids, index, ctx),
         bytes: 4096,
       };
       ctx.cache.set(key, cached);
@@ -583,11 +590,11 @@ function facetCounts(
   names: readonly FacetName[],
   ids: Uint32Array,
   index: SearchIndex,
-  signal?: AbortSignal,
+  watch: Watch,
 ): Facets {
   const facets: Facets = {};
   for (const name of names) {
-    checkAbort(signal);
+    checkWatch(watch);
     switch (name) {
       case "state": {
         const counts = new Uint32Array(index.states.length);
@@ -598,6 +605,7 @@ function facetCounts(
       case "city": {
         const counts = new Map<number, number>();
         for (let i = 0; i < ids.length; i++) {
+          if ((i & CHECK_EVERY) === 0) checkWatch(watch);
           const c = index.city[ids[i]!]!;
           counts.set(c, (counts.get(c) ?? 0) + 1);
         }
@@ -607,6 +615,7 @@ function facetCounts(
       case "taxonomy": {
         const counts = new Uint32Array(index.codes.length);
         for (let i = 0; i < ids.length; i++) {
+          if ((i & CHECK_EVERY) === 0) checkWatch(watch);
           const id = ids[i]!;
           for (let k = index.taxOffsets[id]!; k < index.taxOffsets[id + 1]!; k++) {
             counts[index.taxCodes[k]!]!++;

@@ -10,7 +10,7 @@ import { decodeProvider } from "./codec.ts";
 import { parseEndpoint, parseLocation, SIDE, unpackOtherName, withSides } from "./sides.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
 import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
-import { ResultCache, search } from "../search/engine.ts";
+import { type EngineContext, ResultCache, search } from "../search/engine.ts";
 import { TypoFinder } from "../search/text_query.ts";
 import { SearchIndex } from "../index/reader.ts";
 import { specialtyVocabulary } from "../search/specialty_words.ts";
@@ -45,7 +45,7 @@ export interface SqliteStore extends ProviderStore {
   readonly db: DatabaseSync;
   /** Description of a taxonomy code. */
   describe(code: string): string | null;
-  /** The loaded search index. */
+  /** The search index (loaded on first use when opened with `lazyIndex`). */
   readonly index: SearchIndex;
 }
 
@@ -97,8 +97,16 @@ function readMeta(db: DatabaseSync): Map<string, string> {
  */
 export function openSqliteStore(
   path: string,
-  options: { postingCacheBytes?: number; resultCacheBytes?: number; recordCacheBytes?: number } =
-    {},
+  options: {
+    postingCacheBytes?: number;
+    resultCacheBytes?: number;
+    recordCacheBytes?: number;
+    /**
+     * Load the search index on the first search instead of now: for a thread
+     * that serves records while search workers hold the index.
+     */
+    lazyIndex?: boolean;
+  } = {},
 ): SqliteStore {
   try {
     const stat = Deno.statSync(path);
@@ -165,26 +173,41 @@ export function openSqliteStore(
     zip_dataset: meta.get("zip_dataset") ?? "",
     zips_not_found: Number(meta.get("zips_not_found") ?? 0),
   };
-  let index: SearchIndex;
-  try {
-    index = SearchIndex.open(db, { cacheBytes: options.postingCacheBytes });
-  } catch (error) {
-    db.close();
-    throw new StoreOpenError(
-      `Cannot serve '${path}': its search index is unreadable (${
-        error instanceof Error ? error.message : error
-      }); ` +
-        "import the files again",
-    );
+  let engine: EngineContext | undefined;
+  const loadEngine = (): EngineContext => {
+    if (engine) return engine;
+    let index: SearchIndex;
+    try {
+      index = SearchIndex.open(db, { cacheBytes: options.postingCacheBytes });
+    } catch (error) {
+      throw new StoreOpenError(
+        `Cannot serve '${path}': its search index is unreadable (${
+          error instanceof Error ? error.message : error
+        }); ` +
+          "import the files again",
+      );
+    }
+    const typos = new TypoFinder(db);
+    const specialties = specialtyVocabulary(index.codes, describe);
+    const cache = new ResultCache(options.resultCacheBytes ?? 64 * 1024 * 1024);
+    return engine = { db, index, typos, specialties, cache };
+  };
+  if (!options.lazyIndex) {
+    try {
+      loadEngine();
+    } catch (error) {
+      db.close();
+      throw error;
+    }
   }
-  const typos = new TypoFinder(db);
-  const specialties = specialtyVocabulary(index.codes, describe);
-  const cache = new ResultCache(options.resultCacheBytes ?? 64 * 1024 * 1024);
   return {
     db,
-    index,
+    get index() {
+      return loadEngine().index;
+    },
     describe,
-    search: (query, signal) => search(query, { db, index, typos, specialties, cache, signal }),
+    search: (query, watch = {}) =>
+      search(query, { ...loadEngine(), signal: watch.signal, deadline: watch.deadline }),
     getProvider(npi: string): Provider | null {
       if (!/^\d{10}$/.test(npi)) return null;
       return records.byNpi(Number(npi));

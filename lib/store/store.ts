@@ -10,6 +10,7 @@ import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 import type { FileRecord } from "./builder.ts";
 import type { SearchQuery } from "../search/query.ts";
 import type { SearchPage } from "../search/engine.ts";
+import type { Watch } from "../deadline.ts";
 
 /** What `GET /v1/dataset` reports. */
 export interface DatasetInfo {
@@ -43,8 +44,8 @@ export interface ProviderStore {
   dataset(): DatasetInfo;
   /** The NUCC code set of this dataset, by code. */
   taxonomy(): readonly TaxonomyEntry[];
-  /** Runs a search; the signal abandons it. */
-  search(query: SearchQuery, signal?: AbortSignal): SearchPage;
+  /** Runs a search; the watch's signal or deadline abandons it. */
+  search(query: SearchQuery, watch?: Watch): SearchPage;
   /** Releases the database. */
   close(): void;
 }

@@ -1,0 +1,406 @@
+/**
+ * A pool of search workers with admission control. At most one search runs
+ * per worker; further searches wait in a FIFO queue of bounded length, and a
+ * search arriving when the queue is full is refused at once (503
+ * `overloaded` with `Retry-After`) instead of piling up. A search whose
+ * deadline passes while queued is dropped without running; one that passes
+ * it while running has its worker terminated — the work really stops — and
+ * a fresh worker takes the slot. A worker that crashes is replaced the same
+ * way and its search answered 503, never left hanging.
+ *
+ * @module
+ */
+import { UnavailableError } from "../http/errors.ts";
+import type { Logger } from "../log.ts";
+import { StoreOpenError } from "../store/store.ts";
+import { clock, DeadlineError, type Watch } from "../deadline.ts";
+import type { SearchJob } from "./response.ts";
+import { BodyCache } from "./body_cache.ts";
+
+/** Cache budgets a worker opens its store with. */
+export interface WorkerStoreOptions {
+  postingCacheBytes?: number;
+  resultCacheBytes?: number;
+  recordCacheBytes?: number;
+}
+
+/** Messages the pool sends a worker. */
+export type ToWorker =
+  | { type: "open"; path: string; storeOptions: WorkerStoreOptions; delayMs: number }
+  | { type: "search"; id: number; job: SearchJob; deadline: number }
+  | { type: "close" };
+
+/** Messages a worker sends the pool. */
+export type FromWorker =
+  | { type: "ready" }
+  | { type: "open-failed"; message: string }
+  | { type: "result"; id: number; body: string }
+  | { type: "timeout"; id: number }
+  | { type: "failed"; id: number; message: string };
+
+/** How a pool is made. */
+export interface SearchPoolOptions {
+  /** The database file every worker opens read-only. */
+  path: string;
+  /** Searches that run at once: one worker each (at least 1). */
+  workers: number;
+  /** Most searches waiting for a worker (0: refuse when all are busy). */
+  queue: number;
+  /** Where worker failures and replacements are logged. */
+  log?: Logger;
+  /** Cache budgets of each worker's store. */
+  storeOptions?: WorkerStoreOptions;
+  /**
+   * Makes every search block its worker this long first, as a heavy query
+   * would: for tests and drills of the queue and the timeout. Default 0.
+   */
+  workerDelayMs?: number;
+  /** Wait before reopening the database in a replacement worker that failed to open it. Default 1000. */
+  reopenDelayMs?: number;
+  /**
+   * Bytes of finished bodies kept on the serving thread, so a search asked
+   * again is answered without a worker. Default 32 MB; 0 turns it off.
+   */
+  bodyCacheBytes?: number;
+}
+
+/** What the pool is doing, for tests and diagnostics. */
+export interface PoolStats {
+  workers: number;
+  ready: number;
+  busy: number;
+  queued: number;
+  /** Workers terminated or lost and replaced since start. */
+  replaced: number;
+}
+
+interface Task {
+  id: number;
+  job: SearchJob;
+  deadline: number;
+  signal: AbortSignal | undefined;
+  resolve(body: string): void;
+  reject(error: unknown): void;
+  onAbort: (() => void) | null;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  task: Task | null;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+const WORKER_URL = new URL("./search_worker.ts", import.meta.url).href;
+
+/** How long a client is told to wait after a refusal, in seconds. */
+const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The search worker pool of one database file.
+ *
+ * @example
+ * ```ts
+ * const pool = await SearchPool.start({ path: "data/providers.db", workers: 1, queue: 64 });
+ * const body = await pool.run({ query, cursorScope, startedAt: clock() }, { deadline });
+ * await pool.close();
+ * ```
+ */
+export class SearchPool {
+  readonly #options: SearchPoolOptions;
+  readonly #slots: Slot[] = [];
+  readonly #queue: Task[] = [];
+  #nextId = 1;
+  #replaced = 0;
+  #closing = false;
+  #drained: (() => void) | null = null;
+  readonly #bodies: BodyCache;
+
+  private constructor(options: SearchPoolOptions) {
+    this.#options = options;
+    this.#bodies = new BodyCache(options.bodyCacheBytes ?? 32 * 1024 * 1024);
+  }
+
+  /**
+   * Starts `options.workers` workers and resolves once every one has opened
+   * the database. Rejects with {@linkcode StoreOpenError} (its message says
+   * what to do) when the file cannot be served, having stopped the workers;
+   * rejects with the platform's error when it has no workers.
+   */
+  static async start(options: SearchPoolOptions): Promise<SearchPool> {
+    if (!Number.isInteger(options.workers) || options.workers < 1) {
+      throw new RangeError(`A search pool needs at least 1 worker, got ${options.workers}`);
+    }
+    const pool = new SearchPool(options);
+    const opened: Promise<void>[] = [];
+    for (let i = 0; i < options.workers; i++) {
+      const slot: Slot = { worker: undefined!, ready: false, task: null, timer: undefined };
+      pool.#slots.push(slot);
+      opened.push(pool.#spawn(slot));
+    }
+    try {
+      await Promise.all(opened);
+    } catch (error) {
+      pool.#closing = true;
+      for (const slot of pool.#slots) slot.worker?.terminate();
+      throw error;
+    }
+    return pool;
+  }
+
+  /** Workers, busy ones, queued searches and replacements so far. */
+  get stats(): PoolStats {
+    return {
+      workers: this.#slots.length,
+      ready: this.#slots.filter((s) => s.ready).length,
+      busy: this.#slots.filter((s) => s.task).length,
+      queued: this.#queue.length,
+      replaced: this.#replaced,
+    };
+  }
+
+  /**
+   * Answers a search: at once from the body cache when it was asked before,
+   * else as {@linkcode SearchPool.run} does (and the body is kept).
+   */
+  answer(job: SearchJob, watch: Watch = {}): string | Promise<string> {
+    if (this.#bodies.budget === 0) return this.run(job, watch);
+    const key = BodyCache.key(job);
+    const hit = this.#bodies.get(key, job.startedAt);
+    if (hit !== undefined) return hit;
+    return this.run(job, watch).then((body) => {
+      this.#bodies.set(key, body);
+      return body;
+    });
+  }
+
+  /**
+   * Runs a search in a worker and resolves with the response body. Rejects with
+   * {@linkcode DeadlineError} when `watch.deadline` passes (queued or
+   * running) or `watch.signal` aborts, and with a 503
+   * {@linkcode UnavailableError} when the queue is full, the worker crashed
+   * or the pool is closing.
+   */
+  run(job: SearchJob, watch: Watch = {}): Promise<string> {
+    if (this.#closing) {
+      return Promise.reject(
+        new UnavailableError("The search workers are shutting down: try again", 1, "unavailable"),
+      );
+    }
+    const deadline = watch.deadline ?? Infinity;
+    if (watch.signal?.aborted || clock() >= deadline) return Promise.reject(new DeadlineError());
+    return new Promise<string>((resolve, reject) => {
+      const task: Task = {
+        id: this.#nextId++,
+        job,
+        deadline,
+        signal: watch.signal,
+        resolve,
+        reject,
+        onAbort: null,
+      };
+      const free = this.#slots.find((s) => s.ready && !s.task);
+      if (free) {
+        this.#dispatch(free, task);
+        return;
+      }
+      this.#dropExpired();
+      if (this.#queue.length >= this.#options.queue) {
+        reject(
+          new UnavailableError(
+            `The server is busy: ${this.#slots.length} search(es) running and ${this.#queue.length} ` +
+              `waiting, the most it takes; retry after ${RETRY_AFTER_SECONDS} s, with backoff`,
+            RETRY_AFTER_SECONDS,
+            "overloaded",
+          ),
+        );
+        return;
+      }
+      this.#queue.push(task);
+      if (task.signal) {
+        task.onAbort = () => this.#abandon(task);
+        task.signal.addEventListener("abort", task.onAbort, { once: true });
+      }
+    });
+  }
+
+  /**
+   * Stops taking searches, lets the running and queued ones finish (each
+   * ends by its deadline), then stops the workers.
+   */
+  async close(): Promise<void> {
+    this.#closing = true;
+    if (this.#busy()) await new Promise<void>((resolve) => this.#drained = resolve);
+    for (const slot of this.#slots) {
+      clearTimeout(slot.timer);
+      if (slot.ready) slot.worker.postMessage({ type: "close" } satisfies ToWorker);
+      else slot.worker.terminate();
+      slot.ready = false;
+    }
+  }
+
+  #busy(): boolean {
+    return this.#queue.length > 0 || this.#slots.some((s) => s.task);
+  }
+
+  /** Starts a worker in `slot`; resolves when it has opened the database. */
+  #spawn(slot: Slot): Promise<void> {
+    const worker = new Worker(WORKER_URL, { type: "module" });
+    slot.worker = worker;
+    slot.ready = false;
+    return new Promise<void>((resolve, reject) => {
+      let opening = true;
+      worker.onmessage = (event: MessageEvent<FromWorker>) => {
+        const message = event.data;
+        if (message.type === "ready") {
+          opening = false;
+          slot.ready = true;
+          resolve();
+          this.#pump();
+        } else if (message.type === "open-failed") {
+          opening = false;
+          worker.terminate();
+          reject(new StoreOpenError(message.message));
+        } else {
+          this.#settle(slot, message);
+        }
+      };
+      worker.onerror = (event: ErrorEvent) => {
+        event.preventDefault();
+        if (slot.worker !== worker) return;
+        if (opening) {
+          opening = false;
+          worker.terminate();
+          reject(new Error(`A search worker failed to start: ${event.message}`));
+          return;
+        }
+        this.#options.log?.error("search worker crashed; replacing it", { error: event.message });
+        this.#fail(
+          slot,
+          new UnavailableError(
+            "The search worker answering this request failed: try again",
+            1,
+            "worker-failed",
+          ),
+        );
+      };
+      worker.postMessage(
+        {
+          type: "open",
+          path: this.#options.path,
+          storeOptions: this.#options.storeOptions ?? {},
+          delayMs: this.#options.workerDelayMs ?? 0,
+        } satisfies ToWorker,
+      );
+    });
+  }
+
+  /** Terminates `slot`'s worker, rejects its task with `error` and starts a replacement. */
+  #fail(slot: Slot, error: unknown): void {
+    const task = this.#finish(slot);
+    slot.worker.terminate();
+    slot.ready = false;
+    this.#replaced++;
+    task?.reject(error);
+    this.#replace(slot);
+    this.#pump();
+  }
+
+  #replace(slot: Slot): void {
+    if (this.#closing && !this.#busy()) return;
+    this.#spawn(slot).catch((error) => {
+      this.#options.log?.error("search worker could not reopen the database; retrying", {
+        path: this.#options.path,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      setTimeout(() => this.#replace(slot), this.#options.reopenDelayMs ?? 1000);
+    });
+  }
+
+  #dispatch(slot: Slot, task: Task): void {
+    slot.task = task;
+    if (task.signal && !task.onAbort) {
+      task.onAbort = () => this.#abandon(task);
+      task.signal.addEventListener("abort", task.onAbort, { once: true });
+    }
+    if (task.deadline !== Infinity) {
+      slot.timer = setTimeout(
+        () => this.#abandon(task),
+        Math.max(0, task.deadline - clock()),
+      );
+    }
+    slot.worker.postMessage(
+      { type: "search", id: task.id, job: task.job, deadline: task.deadline } satisfies ToWorker,
+    );
+  }
+
+  /** Clears `slot`'s task (timer and abort listener) and returns it. */
+  #finish(slot: Slot): Task | null {
+    const task = slot.task;
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.task = null;
+    if (task?.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
+    return task;
+  }
+
+  #settle(slot: Slot, message: FromWorker & { id: number }): void {
+    if (slot.task?.id !== message.id) return; // An answer to a search already abandoned.
+    const task = this.#finish(slot)!;
+    if (message.type === "result") task.resolve(message.body);
+    else if (message.type === "timeout") task.reject(new DeadlineError());
+    else if (message.type === "failed") task.reject(new Error(message.message));
+    this.#pump();
+  }
+
+  /** A task's deadline passed or its signal aborted: drop it from the queue, or stop its worker. */
+  #abandon(task: Task): void {
+    const queued = this.#queue.indexOf(task);
+    if (queued >= 0) {
+      this.#queue.splice(queued, 1);
+      if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
+      task.reject(new DeadlineError());
+      this.#checkDrained();
+      return;
+    }
+    const slot = this.#slots.find((s) => s.task === task);
+    if (!slot) return;
+    this.#options.log?.warn("search abandoned at its deadline; replacing its worker", {
+      ms: Math.round(clock() - task.job.startedAt),
+    });
+    this.#fail(slot, new DeadlineError());
+  }
+
+  /** Rejects queued tasks whose deadline has passed. */
+  #dropExpired(): void {
+    const now = clock();
+    for (let i = this.#queue.length - 1; i >= 0; i--) {
+      const task = this.#queue[i]!;
+      if (task.deadline <= now) this.#abandon(task);
+    }
+  }
+
+  /** Gives queued tasks to free workers, oldest first; expired ones are dropped unrun. */
+  #pump(): void {
+    for (const slot of this.#slots) {
+      if (!slot.ready || slot.task) continue;
+      let task = this.#queue.shift();
+      while (task && (task.deadline <= clock() || task.signal?.aborted)) {
+        if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
+        task.reject(new DeadlineError());
+        task = this.#queue.shift();
+      }
+      if (!task) break;
+      this.#dispatch(slot, task);
+    }
+    this.#checkDrained();
+  }
+
+  #checkDrained(): void {
+    if (this.#drained && !this.#busy()) {
+      const drained = this.#drained;
+      this.#drained = null;
+      drained();
+    }
+  }
+}

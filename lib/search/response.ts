@@ -1,0 +1,62 @@
+/**
+ * The body of a search response, built from a validated query: the one
+ * implementation behind `GET /v1/providers/search`, whether the search runs
+ * on the serving thread or in a search worker.
+ *
+ * @module
+ */
+import type { ProviderStore } from "../store/store.ts";
+import type { SearchQuery } from "./query.ts";
+import { encodeCursor } from "./cursor.ts";
+import { clock, type Watch } from "../deadline.ts";
+
+/**
+ * A search to answer: everything the body needs, as plain data (it crosses
+ * to a worker by structured clone).
+ */
+export interface SearchJob {
+  /** The validated query. */
+  query: SearchQuery;
+  /** What the next page's cursor is bound to (the query's fingerprint and the dataset). */
+  cursorScope: string;
+  /** When the request started, on `clock()`: `took_ms` counts from here. */
+  startedAt: number;
+}
+
+/**
+ * Runs `job` on `store` and returns the JSON text of the response: `total`,
+ * `limit`, `offset`, `next_cursor`, `results` (the cached record texts with
+ * `distance` and `score` spliced in), `facets` when asked, and `took_ms`.
+ * Throws what the search throws when `watch` says stop.
+ *
+ * @example
+ * ```ts
+ * const body = searchResponseBody(store, { query, cursorScope, startedAt: clock() });
+ * ```
+ */
+export function searchResponseBody(
+  store: ProviderStore,
+  job: SearchJob,
+  watch: Watch = {},
+): string {
+  const { query, cursorScope } = job;
+  const page = store.search(query, watch);
+  const records = store.providerJsonById(page.hits.map((h) => h.id));
+  // Each result is the cached record text with distance and score spliced in before its closing brace.
+  const results = records.map((text, i) => {
+    const hit = page.hits[i]!;
+    let extra = "";
+    if (hit.distance !== undefined) extra += `,"distance":${hit.distance}`;
+    if (hit.score !== undefined) extra += `,"score":${hit.score}`;
+    return extra ? `${text.slice(0, -1)}${extra}}` : text;
+  });
+  const head = JSON.stringify({
+    total: page.total,
+    limit: query.limit,
+    offset: page.offset,
+    next_cursor: page.next ? encodeCursor(page.next, cursorScope) : null,
+  });
+  const facets = page.facets ? `,"facets":${JSON.stringify(page.facets)}` : "";
+  const took = Math.round((clock() - job.startedAt) * 100) / 100;
+  return `${head.slice(0, -1)},"results":[${results.join(",")}]${facets},"took_ms":${took}}`;
+}

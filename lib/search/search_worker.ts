@@ -1,0 +1,73 @@
+/**
+ * A search worker of {@linkcode SearchPool}: opens the database read-only
+ * and answers whole search requests with the finished response body, off
+ * the serving thread.
+ *
+ * Messages in and out are {@linkcode ToWorker} and {@linkcode FromWorker}:
+ * `open` (answered `ready` or `open-failed`), then any number of `search`
+ * (answered `result`, `timeout` or `failed`, with the request's id), then
+ * `close`.
+ *
+ * @module
+ */
+import { openSqliteStore, type SqliteStore } from "../store/sqlite_store.ts";
+import { searchResponseBody } from "./response.ts";
+import { DeadlineError } from "../deadline.ts";
+import type { FromWorker, ToWorker } from "./pool.ts";
+
+const scope = self as unknown as {
+  onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
+  postMessage(message: FromWorker): void;
+  close(): void;
+};
+
+let store: SqliteStore | null = null;
+let delayMs = 0;
+
+/** Blocks this worker's thread, as a heavy query would (the pool's `workerDelayMs` option). */
+function block(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+scope.onmessage = (event) => {
+  const message = event.data;
+  switch (message.type) {
+    case "open":
+      try {
+        store = openSqliteStore(message.path, message.storeOptions);
+        delayMs = message.delayMs;
+        scope.postMessage({ type: "ready" });
+      } catch (error) {
+        scope.postMessage({ type: "open-failed", message: messageOf(error) });
+      }
+      return;
+    case "search": {
+      const { id, job, deadline } = message;
+      if (!store) {
+        scope.postMessage({ type: "failed", id, message: "The search worker has no database" });
+        return;
+      }
+      try {
+        if (delayMs > 0) block(delayMs);
+        const body = searchResponseBody(store, job, { deadline });
+        scope.postMessage({ type: "result", id, body });
+      } catch (error) {
+        scope.postMessage(
+          error instanceof DeadlineError
+            ? { type: "timeout", id }
+            : { type: "failed", id, message: messageOf(error) },
+        );
+      }
+      return;
+    }
+    case "close":
+      store?.close();
+      store = null;
+      scope.close();
+      return;
+  }
+};

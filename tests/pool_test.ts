@@ -1,0 +1,190 @@
+/**
+ * The search worker pool: byte-identical answers, load shedding with 503 +
+ * `Retry-After` when the queue is full, and true abandonment at the
+ * deadline (the worker is terminated and replaced), plus the engine's own
+ * deadline checks for in-process use.
+ */
+import { assert, assertEquals, assertThrows } from "@std/assert";
+import { assertProblem, testApp } from "./_utils.ts";
+import { Dataset } from "../lib/dataset.ts";
+import { openSqliteStore } from "../lib/store/sqlite_store.ts";
+import { SearchPool, type SearchPoolOptions } from "../lib/search/pool.ts";
+import { searchFixtureDatabase } from "./_search_fixtures.ts";
+import { clock, DeadlineError } from "../lib/deadline.ts";
+import { loadConfig } from "../lib/config.ts";
+
+const dir = await Deno.makeTempDir();
+const path = await searchFixtureDatabase(dir);
+
+/** An app whose searches go through a fresh pool on the fixture database. */
+async function poolApp(
+  options: Partial<SearchPoolOptions> = {},
+  config: { requestTimeoutMs?: number } = {},
+) {
+  const pool = await SearchPool.start({ path, workers: 1, queue: 64, ...options });
+  const store = openSqliteStore(path, { lazyIndex: true });
+  const dataset = new Dataset();
+  dataset.ready(store, pool);
+  return { app: testApp({ deps: { dataset }, config }), pool, dataset };
+}
+
+const withoutTook = (body: string) => body.replace(/,"took_ms":[0-9.e-]+\}$/, "}");
+
+Deno.test("[pool] answers are byte-identical to in-process answers, first and cached", async () => {
+  const store = openSqliteStore(path);
+  const local = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
+  const { app, dataset } = await poolApp();
+  try {
+    const queries = [
+      "",
+      "q=smith",
+      "q=smtih&limit=3",
+      "q=kathleen%20o",
+      "q=heart%20doctor&facets=state,taxonomy,sex,city,entity_type",
+      "near=10001&radius=50&sort=distance",
+      "state=NY,CA&facets=city",
+      "last_name=smi*&limit=2",
+      "include_deactivated=true&limit=100",
+      "q=smith&limit=1",
+    ];
+    for (const query of queries) {
+      const expected = await (await local.request(`/v1/providers/search?${query}`)).text();
+      for (const round of ["first", "cached"]) {
+        const response = await app.request(`/v1/providers/search?${query}`);
+        assertEquals(response.status, 200, query);
+        assertEquals(
+          withoutTook(await response.text()),
+          withoutTook(expected),
+          `${query} (${round})`,
+        );
+      }
+      // Paging with the cursor a pooled answer gave works the same.
+      const next = JSON.parse(expected).next_cursor;
+      if (next) {
+        const url = `/v1/providers/search?${query}${query ? "&" : ""}cursor=${next}`;
+        assertEquals(
+          withoutTook(await (await app.request(url)).text()),
+          withoutTook(await (await local.request(url)).text()),
+        );
+      }
+    }
+    // Invalid parameters are still 400s from the serving thread.
+    await assertProblem(await app.request("/v1/providers/search?limit=0"), 400);
+  } finally {
+    await dataset.close();
+    store.close();
+  }
+});
+
+Deno.test("[pool] a full queue sheds load with 503 overloaded and Retry-After", async () => {
+  const { app, pool, dataset } = await poolApp({ queue: 1, workerDelayMs: 300 });
+  try {
+    const started = performance.now();
+    const responses = await Promise.all(
+      ["q=smith", "q=jones", "q=lee"].map((q) => app.request(`/v1/providers/search?${q}`)),
+    );
+    const statuses = responses.map((r) => r.status);
+    assertEquals(statuses, [200, 200, 503], "one runs, one waits, one is refused");
+    const refused = responses[2]!;
+    assertEquals(refused.headers.get("retry-after"), "1");
+    const problem = await assertProblem(refused, 503);
+    assertEquals(problem.type, "/problems/overloaded");
+    assert(/busy.*retry/.test(String(problem.detail)), String(problem.detail));
+    for (const r of responses.slice(0, 2)) await r.body?.cancel();
+    assert(performance.now() - started >= 550, "the queued search waited for the running one");
+    assertEquals(pool.stats.queued, 0);
+  } finally {
+    await dataset.close();
+  }
+});
+
+Deno.test("[pool] a search past the timeout is abandoned: worker terminated and replaced", async () => {
+  const { app: impatient, pool, dataset } = await poolApp(
+    { workerDelayMs: 400 },
+    { requestTimeoutMs: 150 },
+  );
+  const patient = testApp({ deps: { dataset }, config: { requestTimeoutMs: 5_000 } });
+  try {
+    const started = performance.now();
+    const [running, queued] = await Promise.all([
+      impatient.request("/v1/providers/search?q=smith"),
+      impatient.request("/v1/providers/search?q=jones"),
+    ]);
+    const elapsed = performance.now() - started;
+    for (const response of [running, queued]) {
+      assertEquals(response.headers.get("retry-after"), "1");
+      assertEquals((await assertProblem(response, 503)).type, "/problems/timeout");
+    }
+    assert(elapsed < 380, `answered at the deadline, not after the work (${elapsed} ms)`);
+    // Only the running search's worker was terminated; the queued one was dropped unrun.
+    assertEquals(pool.stats.replaced, 1);
+    assertEquals(pool.stats.queued, 0);
+    // The replacement answers the next request.
+    const next = await patient.request("/v1/providers/search?q=smith");
+    assertEquals(next.status, 200);
+    assertEquals((await next.json()).results.length > 0, true);
+    assertEquals(pool.stats, { workers: 1, ready: 1, busy: 0, queued: 0, replaced: 1 });
+  } finally {
+    await dataset.close();
+  }
+});
+
+Deno.test("[pool] a database the workers cannot serve fails the start with a clear error", async () => {
+  const bad = `${dir}/missing.db`;
+  let error: unknown;
+  try {
+    await SearchPool.start({ path: bad, workers: 1, queue: 1 });
+  } catch (e) {
+    error = e;
+  }
+  assert(error instanceof Error && /does not exist/.test(error.message), String(error));
+});
+
+Deno.test("[pool] in-process searches stop at their deadline", () => {
+  const store = openSqliteStore(path);
+  try {
+    const query = {
+      words: ["smith"],
+      npis: null,
+      lastNames: null,
+      firstNames: null,
+      organizationNames: null,
+      entity: null,
+      taxonomyCodes: null,
+      specialtyCodes: null,
+      cities: null,
+      states: null,
+      postal: null,
+      near: null,
+      sex: null,
+      includeDeactivated: false,
+      sort: "relevance" as const,
+      limit: 10,
+      offset: 0,
+      cursor: null,
+      facets: [],
+    };
+    assertThrows(() => store.search(query, { deadline: clock() - 1 }), DeadlineError);
+    assert(store.search(query, { deadline: clock() + 10_000 }).total > 0);
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("[pool] SEARCH_WORKERS and SEARCH_QUEUE are validated", () => {
+  assertEquals(loadConfig({ SEARCH_WORKERS: "0", SEARCH_QUEUE: "5" }).searchWorkers, 0);
+  assertEquals(loadConfig({ SEARCH_QUEUE: "5" }).searchQueue, 5);
+  assert(loadConfig({}).searchWorkers >= 1);
+  const error = assertThrows(
+    () => loadConfig({ SEARCH_WORKERS: "many", SEARCH_QUEUE: "-1" }),
+    TypeError,
+  );
+  assert(/SEARCH_WORKERS must be an integer from 0 to 64, got 'many'/.test(error.message));
+  assert(/SEARCH_QUEUE must be an integer from 0 to 100000, got '-1'/.test(error.message));
+});
+
+globalThis.addEventListener("unload", () => {
+  try {
+    Deno.removeSync(dir, { recursive: true });
+  } catch { /* already gone */ }
+});
