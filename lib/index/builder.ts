@@ -75,6 +75,18 @@ class GrowableColumn<T extends NumberArray> {
 class Dictionary {
   values: string[] = [""];
   #ids = new Map<string, number>();
+  /**
+   * Renumbers the values in sorted order, so the written index does not
+   * depend on the order providers arrived in; returns old id to new id.
+   */
+  sort(): Uint32Array {
+    const order = this.values.slice(1).sort();
+    const renumber = new Uint32Array(this.values.length);
+    order.forEach((value, i) => (renumber[this.#ids.get(value)!] = i + 1));
+    this.values = ["", ...order];
+    this.#ids = new Map(order.map((value, i) => [value, i + 1]));
+    return renumber;
+  }
   id(value: string | null): number {
     if (!value) return 0;
     let id = this.#ids.get(value);
@@ -332,14 +344,21 @@ export class IndexBuilder {
     this.#postings.clear();
     onProgress("columns");
     const flags = this.#flags.ranked(ranking, new Uint8Array(n + 1));
-    const state = this.#state.ranked(ranking, new Uint8Array(n + 1));
-    const city = this.#city.ranked(ranking, new Uint32Array(n + 1));
+    const state = renumbered(
+      this.#state.ranked(ranking, new Uint8Array(n + 1)),
+      this.#states.sort(),
+    );
+    const city = renumbered(
+      this.#city.ranked(ranking, new Uint32Array(n + 1)),
+      this.#cities.sort(),
+    );
     const zip = this.#zip.ranked(ranking, new Uint32Array(n + 1));
     const lat = this.#lat.ranked(ranking, new Float32Array(n + 1).fill(NaN));
     const lon = this.#lon.ranked(ranking, new Float32Array(n + 1).fill(NaN));
     const seqOffsets = this.#taxOffsets.view();
     const seqCodes = this.#taxCodes.view();
     const seqPrimary = this.#taxPrimary.view();
+    const codeIds = this.#codes.sort();
     const offsets = new Uint32Array(n + 2);
     const codes = new Uint16Array(seqCodes.length);
     const primary = new Uint8Array(seqCodes.length);
@@ -349,7 +368,7 @@ export class IndexBuilder {
       const seq = ranking.seqById[id]!;
       const from = seqOffsets[seq] ?? 0, to = seqOffsets[seq + 1] ?? from;
       for (let k = from; k < to; k++) {
-        codes[at] = seqCodes[k]!;
+        codes[at] = codeIds[seqCodes[k]!]!;
         primary[at++] = seqPrimary[k]!;
       }
     }
@@ -478,6 +497,12 @@ class PrefixGroup {
     this.#terms = 0;
     return out;
   }
+}
+
+/** `column` with each value replaced by `renumber[value]` (in place). */
+function renumbered<T extends Uint8Array | Uint32Array>(column: T, renumber: Uint32Array): T {
+  for (let i = 0; i < column.length; i++) column[i] = renumber[column[i]!]!;
+  return column;
 }
 
 function seqs(entry: Growable | number): Uint32Array {

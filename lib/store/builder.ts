@@ -16,10 +16,13 @@ import {
   BASE_SCHEMA,
   PROVIDER_INDEXES,
   PROVIDER_TABLE,
-  RECORD_INDEXES,
+  RANK_INDEX,
+  RANK_TABLE,
   SCHEMA_VERSION,
+  SIDE_INDEXES,
   STAGE_SCHEMA,
 } from "./schema.ts";
+import { BatchInsert } from "./batch_insert.ts";
 import { IndexBuilder, type Ranking } from "../index/builder.ts";
 import { indexEntry, type NameOwner, otherNameTerms } from "../index/entry.ts";
 import { FLAG } from "../index/fields.ts";
@@ -160,9 +163,10 @@ export class DatabaseBuilder {
   /** Updates: seqs of NPIs this update added. */
   #added = new Map<number, number>();
   readonly #insertRecord: StatementSync;
+  readonly #records: BatchInsert;
   readonly #updateRecord: StatementSync;
   #lastSeqOf: StatementSync | null = null;
-  readonly #insertRank: StatementSync;
+  readonly #ranks: BatchInsert;
   readonly #sideTarget: DatabaseSync;
   readonly #insertSide: Record<"other_name" | "location" | "endpoint", StatementSync>;
   readonly #stageDeactivation: StatementSync;
@@ -192,10 +196,16 @@ export class DatabaseBuilder {
     this.#stage.exec(BUILD_PRAGMAS);
     this.#stage.exec("PRAGMA cache_size = -65536");
     this.#stage.exec(STAGE_SCHEMA);
+    // Rank keys live in a temporary table of the same connection, so that ranking and writing the
+    // provider table is one SQL statement.
+    this.#db.exec(`PRAGMA temp.cache_size = -131072; ${RANK_TABLE}`);
     this.#insertRecord = this.#db.prepare("INSERT INTO record (seq, npi, doc) VALUES (?, ?, ?)");
+    this.#records = new BatchInsert(this.#db, "INSERT INTO record (seq, npi, doc)", 3);
     this.#updateRecord = this.#db.prepare("UPDATE record SET doc = ? WHERE seq = ?");
-    this.#insertRank = this.#stage.prepare(
-      "INSERT INTO rank (seq, npi, active, sort_key, postal) VALUES (?, ?, ?, ?, ?)",
+    this.#ranks = new BatchInsert(
+      this.#db,
+      "INSERT INTO temp.rank (seq, npi, active, sort_key, postal)",
+      5,
     );
     // A fresh build writes reference rows where they stay; an update stages them, to replace an
     // NPI's rows of each kind at the end.
@@ -282,6 +292,8 @@ export class DatabaseBuilder {
 
   /** Commits the rows written so far. */
   flush(): void {
+    this.#records.flush();
+    this.#ranks.flush();
     if (this.#pending > 0) {
       this.#db.exec("COMMIT");
       this.#stage.exec("COMMIT");
@@ -309,8 +321,8 @@ export class DatabaseBuilder {
       const seq = ++this.#seq;
       if (this.#seen!.mark(p.npi)) this.#repeated.push(p.npi);
       if (part > 0) this.#parts.set(seq, part);
-      this.#insertRecord.run(seq, p.npi, p.doc);
-      this.#insertRank.run(seq, p.npi, p.active ? 1 : 0, p.sortKey, p.postal);
+      this.#records.add(seq, p.npi, p.doc);
+      this.#ranks.add(seq, p.npi, p.active ? 1 : 0, p.sortKey, p.postal);
       this.#index!.add(seq, p.entry);
     }
     this.#wrote();
@@ -328,12 +340,20 @@ export class DatabaseBuilder {
     }
   }
 
-  /** The seq of the current record of `npi`, or null. Needs `record_npi` (see RECORD_INDEXES). */
+  /**
+   * The seq of the current record of `npi`, or null: from the rank keys in a
+   * fresh build (once indexed by NPI), from the previous provider table in an
+   * update.
+   */
   #seqOf(npi: number): number | null {
     const added = this.#added.get(npi);
     if (added !== undefined) return added;
-    this.#lastSeqOf ??= this.#db.prepare("SELECT max(seq) AS seq FROM record WHERE npi = ?");
-    return (this.#lastSeqOf.get(npi) as { seq: number | null }).seq;
+    this.#lastSeqOf ??= this.#db.prepare(
+      this.#update
+        ? "SELECT record AS seq FROM provider WHERE npi = ?"
+        : "SELECT max(seq) AS seq FROM temp.rank WHERE npi = ?",
+    );
+    return (this.#lastSeqOf.get(npi) as { seq: number | null } | undefined)?.seq ?? null;
   }
 
   /** Adds an other name (othername file). */
@@ -379,21 +399,24 @@ export class DatabaseBuilder {
     this.flush();
     const db = this.#db;
     const stats = emptyStats();
-    onProgress(0, 1, "record indexes");
-    db.exec(RECORD_INDEXES);
+    onProgress(0, 1, "reference indexes");
+    db.exec(`PRAGMA threads = 2; ${SIDE_INDEXES}`);
     if (this.#update) {
       this.#applyStagedSides();
       this.#applyDeactivations();
       this.#index = this.#reindex(onProgress);
+      db.exec(RANK_INDEX);
     } else {
+      db.exec(RANK_INDEX);
       this.#dropRepeated();
       this.#applyDeactivations();
     }
     const index = this.#index!;
-    const sides = this.#joinSides(index, stats, onProgress);
-    const ranking = this.#rank(sides, onProgress);
+    this.#joinOtherNames(index, onProgress);
+    stats.orphans = this.#countOrphans();
+    const ranking = this.#rank(onProgress);
     onProgress(1, 1, "provider indexes");
-    db.exec(PROVIDER_INDEXES);
+    db.exec(`${PROVIDER_INDEXES} DROP TABLE temp.rank;`);
     index.write(db, ranking, (phase) => onProgress(ranking.size, ranking.size, phase));
     this.#writeTaxonomy();
     const counts = db.prepare(
@@ -437,11 +460,10 @@ export class DatabaseBuilder {
   /** Fresh builds: keeps only the last row of an NPI the main file gave more than once. */
   #dropRepeated(): void {
     if (this.#repeated.length === 0) return;
-    const seqs = this.#db.prepare("SELECT seq FROM record WHERE npi = ?");
+    const seqs = this.#db.prepare("SELECT seq FROM temp.rank WHERE npi = ?");
     const dropRecord = this.#db.prepare("DELETE FROM record WHERE seq = ?");
-    const dropRank = this.#stage.prepare("DELETE FROM rank WHERE seq = ?");
+    const dropRank = this.#db.prepare("DELETE FROM temp.rank WHERE seq = ?");
     this.#db.exec("BEGIN");
-    this.#stage.exec("BEGIN");
     for (const npi of new Set(this.#repeated)) {
       // File order: by part, then by arrival within a part.
       const rows = (seqs.all(npi) as { seq: number }[]).map((r) => r.seq)
@@ -452,7 +474,6 @@ export class DatabaseBuilder {
       }
     }
     this.#db.exec("COMMIT");
-    this.#stage.exec("COMMIT");
   }
 
   /**
@@ -464,10 +485,9 @@ export class DatabaseBuilder {
     const db = this.#db;
     const getDoc = db.prepare("SELECT doc FROM record WHERE seq = ?");
     const putDoc = db.prepare("UPDATE record SET doc = ? WHERE seq = ?");
-    const setActive = this.#stage.prepare("UPDATE rank SET active = ? WHERE seq = ?");
+    const setActive = db.prepare("UPDATE temp.rank SET active = ? WHERE seq = ?");
     const fresh = !this.#update;
     db.exec("BEGIN");
-    this.#stage.exec("BEGIN");
     for (const row of this.#stage.prepare("SELECT npi, date FROM deactivation").iterate()) {
       const { npi, date } = row as { npi: number; date: string | null };
       const seq = this.#seqOf(npi);
@@ -477,7 +497,8 @@ export class DatabaseBuilder {
         this.#insertRecord.run(added, npi, encodeProvider(stub));
         this.#added.set(npi, added);
         if (fresh) {
-          this.#insertRank.run(added, npi, 0, sortKey(stub), null);
+          this.#ranks.add(added, npi, 0, sortKey(stub), null);
+          this.#ranks.flush();
           this.#index!.add(added, indexEntry(stub));
         }
         continue;
@@ -493,7 +514,6 @@ export class DatabaseBuilder {
       }
     }
     db.exec("COMMIT");
-    this.#stage.exec("COMMIT");
   }
 
   /** Updates: the weekly reference rows replace all rows of their kind for their NPI. */
@@ -519,94 +539,92 @@ export class DatabaseBuilder {
   #reindex(onProgress: FinalizeProgress): IndexBuilder {
     const index = this.#newIndex();
     const total = (this.#db.prepare("SELECT count(*) AS n FROM record").get() as { n: number }).n;
-    this.#stage.exec("DELETE FROM rank; BEGIN");
     let n = 0;
+    this.#db.exec("DELETE FROM temp.rank; BEGIN");
     for (const row of this.#db.prepare("SELECT seq, npi, doc FROM record ORDER BY seq").iterate()) {
       const { seq, npi, doc } = row as { seq: number; npi: number; doc: string };
       const p = decodeProvider(doc, () => null);
-      this.#insertRank.run(seq, npi, p.status === "active" ? 1 : 0, sortKey(p), postalKey(p));
+      this.#ranks.add(seq, npi, p.status === "active" ? 1 : 0, sortKey(p), postalKey(p));
       index.add(seq, indexEntry(p));
-      if (++n % 50_000 === 0) {
-        this.#stage.exec("COMMIT");
-        onProgress(n, total, "indexing");
-        this.#stage.exec("BEGIN");
-      }
+      if (++n % 50_000 === 0) onProgress(n, total, "indexing");
     }
-    this.#stage.exec("COMMIT");
+    this.#ranks.flush();
+    this.#db.exec("COMMIT");
     return index;
   }
 
-  /**
-   * Adds the other names of the othername file to the index and marks which
-   * reference tables hold rows for each record; counts rows of unknown NPIs.
-   */
-  #joinSides(index: IndexBuilder, stats: BuildStats, onProgress: FinalizeProgress): Uint8Array {
-    const sides = new Uint8Array(this.#seq + 1);
-    for (const [table, bit] of SIDE_TABLES) {
-      onProgress(0, 1, `joining ${table}`);
-      let npi = -1, seq: number | null = null, owner: NameOwner = null;
-      const rows = this.#db.prepare(
-        `SELECT npi, ${bit === SIDE.otherNames ? "doc" : "NULL AS doc"} FROM ${table} ORDER BY npi`,
-      );
-      for (const row of rows.iterate()) {
-        const r = row as { npi: number; doc: string };
-        if (r.npi !== npi) {
-          npi = r.npi;
-          seq = this.#seqOf(npi);
-          if (seq !== null) {
-            sides[seq]! |= bit;
-            const flags = index.flags(seq);
-            owner = flags & FLAG.individual
-              ? "individual"
-              : flags & FLAG.organization
-              ? "organization"
-              : null;
-          }
-        }
-        if (seq === null) {
-          stats.orphans++;
-          continue;
-        }
-        if (bit === SIDE.otherNames) {
-          index.addTerms(seq, otherNameTerms([unpackOtherName(r.doc)], owner));
-        }
+  /** Adds the other names of the othername file to the index of their records. */
+  #joinOtherNames(index: IndexBuilder, onProgress: FinalizeProgress): void {
+    onProgress(0, 1, "other names");
+    let npi = -1, seq: number | null = null, owner: NameOwner = null;
+    for (const row of this.#db.prepare("SELECT npi, doc FROM other_name").iterate()) {
+      const r = row as { npi: number; doc: string };
+      if (r.npi !== npi) {
+        npi = r.npi;
+        seq = this.#seqOf(npi);
+        const flags = seq === null ? 0 : index.flags(seq);
+        owner = flags & FLAG.individual
+          ? "individual"
+          : flags & FLAG.organization
+          ? "organization"
+          : null;
       }
+      if (seq !== null) index.addTerms(seq, otherNameTerms([unpackOtherName(r.doc)], owner));
     }
-    return sides;
   }
 
-  /** Ranks every record and writes the provider table in rank order. */
-  #rank(sides: Uint8Array, onProgress: FinalizeProgress): Ranking {
+  /** Reference rows whose NPI has no record. */
+  #countOrphans(): number {
+    let orphans = 0;
+    for (const [table] of SIDE_TABLES) {
+      orphans += (this.#db.prepare(
+        `SELECT count(*) AS n FROM ${table} s WHERE NOT EXISTS (SELECT 1 FROM temp.rank r WHERE r.npi = s.npi)`,
+      ).get() as { n: number }).n;
+    }
+    return orphans;
+  }
+
+  /**
+   * Ranks every record and writes the provider table in rank order, in one
+   * statement; returns the ranking the index is numbered by.
+   */
+  #rank(onProgress: FinalizeProgress): Ranking {
     const db = this.#db;
-    const size = (this.#stage.prepare("SELECT count(*) AS n FROM rank").get() as { n: number }).n;
-    onProgress(0, size, "ranking");
+    onProgress(0, 1, "ranking");
+    // Which reference tables hold rows for each NPI, then the provider table in rank order (ids are
+    // given in insertion order).
+    db.exec(`
+      UPDATE temp.rank SET sides = s.bits FROM (
+        SELECT npi, sum(bit) AS bits FROM (
+          SELECT DISTINCT npi, ${SIDE.otherNames} AS bit FROM other_name UNION ALL
+          SELECT DISTINCT npi, ${SIDE.locations} FROM location UNION ALL
+          SELECT DISTINCT npi, ${SIDE.endpoints} FROM endpoint
+        ) GROUP BY npi
+      ) s
+      WHERE s.npi = rank.npi`);
+    db.exec(`DROP TABLE IF EXISTS provider; ${PROVIDER_TABLE}`);
+    db.exec(`
+      INSERT INTO provider (npi, record, active, postal, sides)
+      SELECT npi, seq, active, postal, sides FROM temp.rank ORDER BY active DESC, sort_key, npi`);
+    const size = (db.prepare("SELECT count(*) AS n FROM provider").get() as { n: number }).n;
     const seqById = new Uint32Array(size + 1);
     const idBySeq = new Uint32Array(this.#seq + 1);
-    db.exec("DROP TABLE IF EXISTS provider");
-    db.exec(PROVIDER_TABLE);
-    const insert = db.prepare(
-      "INSERT INTO provider (id, npi, record, active, postal, sides) VALUES (?, ?, ?, ?, ?, ?)",
+    // Read back in chunks of text: a row at a time would cost more than the ranking itself.
+    const chunk = db.prepare(
+      "SELECT group_concat(record, ',') AS seqs FROM (SELECT record FROM provider WHERE id BETWEEN ? AND ? ORDER BY id)",
     );
-    const ranked = this.#stage.prepare(
-      "SELECT seq, npi, active, postal FROM rank ORDER BY active DESC, sort_key, npi",
-    );
-    let id = 0;
-    db.exec("BEGIN");
-    for (const row of ranked.iterate()) {
-      const { seq, npi, active, postal } = row as {
-        seq: number;
-        npi: number;
-        active: number;
-        postal: string | null;
-      };
-      id++;
-      seqById[id] = seq;
-      idBySeq[seq] = id;
-      insert.run(id, npi, seq, active, postal, sides[seq] ?? 0);
-      if (id % 100_000 === 0) onProgress(id, size, "ranking");
+    const step = 100_000;
+    for (let from = 1; from <= size; from += step) {
+      const text = (chunk.get(from, from + step - 1) as { seqs: string }).seqs;
+      let id = from;
+      for (const part of text.split(",")) {
+        const seq = Number(part);
+        seqById[id] = seq;
+        idBySeq[seq] = id++;
+      }
+      onProgress(Math.min(size, from + step - 1), size, "ranking");
     }
-    db.exec("COMMIT");
-    return { size: id, seqById, idBySeq };
+    return { size, seqById, idBySeq };
   }
 
   #writeTaxonomy(): void {

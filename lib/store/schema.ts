@@ -53,13 +53,27 @@ CREATE TABLE location (npi INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE endpoint (npi INTEGER NOT NULL, doc TEXT NOT NULL);
 `;
 
-/** Indexes of the record and reference tables, created in bulk after loading. */
-export const RECORD_INDEXES = `
-CREATE INDEX IF NOT EXISTS record_npi ON record(npi);
+/** Indexes of the reference tables, created in bulk after loading. */
+export const SIDE_INDEXES = `
 CREATE INDEX IF NOT EXISTS other_name_npi ON other_name(npi);
 CREATE INDEX IF NOT EXISTS location_npi ON location(npi);
 CREATE INDEX IF NOT EXISTS endpoint_npi ON endpoint(npi);
 `;
+
+/** The rank keys of a build: a temporary table of the building connection. */
+export const RANK_TABLE = `
+CREATE TEMP TABLE rank (
+  seq INTEGER PRIMARY KEY,
+  npi INTEGER NOT NULL,
+  active INTEGER NOT NULL,
+  sort_key TEXT NOT NULL,
+  postal TEXT,
+  sides INTEGER NOT NULL DEFAULT 0
+);
+`;
+
+/** Finds rank keys by NPI, once they are all written. */
+export const RANK_INDEX = "CREATE INDEX temp.rank_npi ON rank(npi);";
 
 /** Indexes of the provider table, created after it is written in rank order. */
 export const PROVIDER_INDEXES = `
@@ -67,9 +81,11 @@ CREATE UNIQUE INDEX provider_npi ON provider(npi);
 CREATE INDEX provider_postal ON provider(postal);
 `;
 
-/** The staging database: rank keys, the deactivation report and a weekly update's reference rows. */
+/**
+ * The staging database: the deactivation report, a weekly update's
+ * reference rows, and the index's spilled posting segments.
+ */
 export const STAGE_SCHEMA = `
-CREATE TABLE rank (seq INTEGER PRIMARY KEY, npi INTEGER NOT NULL, active INTEGER NOT NULL, sort_key TEXT NOT NULL, postal TEXT);
 CREATE TABLE deactivation (npi INTEGER PRIMARY KEY, date TEXT);
 CREATE TABLE other_name (npi INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE location (npi INTEGER NOT NULL, doc TEXT NOT NULL);
