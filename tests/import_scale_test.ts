@@ -48,6 +48,18 @@ Deno.test("[import] a main file read in two halves gives the same database", asy
     const { files } = await writeDemoCsv(`${dir}/csv`, { records: 4000, seed: 11 });
     const path = (kind: string) => files.find((f) => f.kind === kind)!.path;
     const npi = path("npidata");
+    const base = {
+      othername: path("othername"),
+      pl: path("pl"),
+      endpoint: path("endpoint"),
+      deactivated: path("deactivated"),
+    };
+    await t.step("indexed in the reading workers as in one thread", async () => {
+      await runImport({ db: `${dir}/csv.db`, npi, ...base, splitMinBytes: 1, progress: quiet });
+      buildDemoDatabase({ path: `${dir}/demo.db`, records: 4000, seed: 11 });
+      const a = content(`${dir}/csv.db`), b = content(`${dir}/demo.db`);
+      for (const table of Object.keys(a)) assertEquals(a[table], b[table], table);
+    });
     // A repeated NPI in the second half, whose later row must win, and a malformed row there.
     const lines = (await Deno.readTextFile(npi)).split("\r\n");
     const first = lines.find((line) => /^"\d{10}","1",/.test(line))!;
@@ -56,12 +68,6 @@ Deno.test("[import] a main file read in two halves gives the same database", asy
     const half = Math.floor(lines.length * 3 / 4);
     lines.splice(half, 0, renamed, '"1234567893","1","broken');
     await Deno.writeTextFile(npi, lines.join("\r\n"));
-    const base = {
-      othername: path("othername"),
-      pl: path("pl"),
-      endpoint: path("endpoint"),
-      deactivated: path("deactivated"),
-    };
     const notes: string[] = [];
     const split = await runImport({
       db: `${dir}/split.db`,

@@ -148,6 +148,9 @@ async function importCsv(
   return { kind, name: basename(path), rows, skipped };
 }
 
+/** Index ids each reading worker holds in memory before writing a segment (by default). */
+const WORKER_SEGMENT_ENTRIES = 8_000_000;
+
 /** The main file is read by two workers when it is at least this large (by default). */
 const SPLIT_MIN_BYTES = 32 * 1024 * 1024;
 
@@ -188,6 +191,22 @@ interface Part {
   done: boolean;
   /** Physical line after the part (known once done). */
   nextLine: number;
+  /** The build's seq of each of the worker's records (index 0 unused). */
+  seqs: SeqList;
+}
+
+/** A growable list of seqs. */
+class SeqList {
+  data = new Uint32Array(1 << 16);
+  length = 1;
+  push(seq: number): void {
+    if (this.length === this.data.length) {
+      const next = new Uint32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = seq;
+  }
 }
 
 /**
@@ -201,7 +220,12 @@ interface Part {
 async function importNpidata(
   path: string,
   builder: DatabaseBuilder,
-  options: { progress: Progress; maxReported: number; splitMinBytes: number },
+  options: {
+    progress: Progress;
+    maxReported: number;
+    splitMinBytes: number;
+    segmentEntries?: number;
+  },
 ): Promise<FileRecord> {
   const size = await fileSize(path);
   const { progress } = options;
@@ -216,6 +240,7 @@ async function importNpidata(
     bytes: 0,
     done: false,
     nextLine: 1,
+    seqs: new SeqList(),
   }));
   let rows = 0, skipped = 0, sawHeader = false;
   // Rows skipped in the second half wait for the first half's line count.
@@ -240,7 +265,15 @@ async function importNpidata(
           }
           if (parts.every((p) => p.done)) resolve();
         };
-        part.worker.postMessage({ type: "read", path, ...ranges[k]! } satisfies NpidataRequest);
+        part.worker.postMessage(
+          {
+            type: "read",
+            path,
+            ...ranges[k]!,
+            scratchPath: builder.partScratchPath(k),
+            segmentEntries: options.segmentEntries,
+          } satisfies NpidataRequest,
+        );
       });
     });
   } finally {
@@ -274,7 +307,11 @@ async function importNpidata(
         sawHeader = true;
         return;
       case "batch": {
-        for (const provider of message.providers) builder.addPrepared(provider, k);
+        // Each worker indexes its own records; only the records come here.
+        for (const record of message.providers) {
+          const seq = builder.addRecord(record, k);
+          if (seq !== null) part.seqs.push(seq);
+        }
         rows += message.providers.length;
         const offset = k === 0 ? 0 : parts[0]!.done ? parts[0]!.nextLine - 1 : null;
         for (const row of message.skipped) {
@@ -290,6 +327,9 @@ async function importNpidata(
       case "done":
         part.done = true;
         part.nextLine = message.nextLine;
+        if (message.index) {
+          builder.attachIndexPart(message.index, part.seqs.data.subarray(0, part.seqs.length));
+        }
         if (k === 0) {
           sawHeader ||= message.sawHeader;
           for (const row of laterSkips.splice(0)) report(row.line + part.nextLine - 1, row.reason);
@@ -456,6 +496,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       const f = await importNpidata(options.npi, builder, {
         ...context,
         splitMinBytes: options.splitMinBytes ?? SPLIT_MIN_BYTES,
+        segmentEntries: options.segmentEntries ?? WORKER_SEGMENT_ENTRIES,
       });
       files.push(f);
       builder.addFile(f);

@@ -13,7 +13,9 @@
 import { readCsv } from "../nppes/csv.ts";
 import { checkHeader, LAYOUTS } from "../nppes/columns.ts";
 import { providerFromRow, RowError } from "../nppes/record.ts";
-import { type PreparedProvider, prepareProvider } from "../store/prepare.ts";
+import { type PreparedProvider, type PreparedRecord, prepareProvider } from "../store/prepare.ts";
+import { IndexBuilder, type IndexPart } from "../index/builder.ts";
+import { DatabaseSync } from "node:sqlite";
 
 /** Batches posted and not yet acknowledged, at most. */
 export const BATCHES_IN_FLIGHT = 4;
@@ -28,6 +30,14 @@ export interface NpidataRequest {
   path: string;
   start?: number;
   end?: number;
+  /**
+   * Where the worker builds the index of its records (a scratch database);
+   * the part is handed over in the `done` message. Without it, records
+   * carry their index entries.
+   */
+  scratchPath?: string;
+  /** Index ids the worker holds in memory before writing a segment. */
+  segmentEntries?: number;
 }
 
 /** A row that could not be imported. */
@@ -39,15 +49,29 @@ export interface SkippedRow {
 /** What the worker reports. */
 export type NpidataMessage =
   | { type: "header"; problems: string[]; malformed: string | null }
-  | { type: "batch"; providers: PreparedProvider[]; skipped: SkippedRow[]; bytes: number }
-  | { type: "done"; sawHeader: boolean; nextLine: number }
+  | {
+    type: "batch";
+    providers: (PreparedProvider | PreparedRecord)[];
+    skipped: SkippedRow[];
+    bytes: number;
+  }
+  | { type: "done"; sawHeader: boolean; nextLine: number; index: IndexPart | null }
   | { type: "error"; message: string };
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<NpidataRequest | { type: "ack" }>) => void) | null;
-  postMessage(message: NpidataMessage): void;
+  postMessage(message: NpidataMessage, options?: { transfer: ArrayBuffer[] }): void;
   close(): void;
 };
+
+/** An index builder over a new scratch database at `path`. */
+function scratchIndex(path: string, segmentEntries?: number): IndexBuilder {
+  const scratch = new DatabaseSync(path);
+  scratch.exec(
+    "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;",
+  );
+  return new IndexBuilder({ scratch, segmentEntries, specialtyWords: () => [] });
+}
 
 let credits = BATCHES_IN_FLIGHT;
 let wake: (() => void) | null = null;
@@ -83,9 +107,12 @@ async function read(request: NpidataRequest): Promise<void> {
   const end = request.end ?? (await file.stat()).size;
   let bytes = 0, nextLine = 1, header = start === 0;
   const source = byteRange(file, start, end);
+  // With a scratch database the worker indexes its records itself: seq i is its i-th record.
+  const index = request.scratchPath ? scratchIndex(request.scratchPath, request.segmentEntries) : null;
+  let seq = 0;
   const options = { onBytes: (n: number) => (bytes = n), onEnd: (n: number) => (nextLine = n) };
   for await (const batch of readCsv(source, options)) {
-    const providers: PreparedProvider[] = [];
+    const providers: (PreparedProvider | PreparedRecord)[] = [];
     const skipped: SkippedRow[] = [];
     for (const item of batch) {
       if (header) {
@@ -101,7 +128,12 @@ async function read(request: NpidataRequest): Promise<void> {
         continue;
       }
       try {
-        providers.push(prepareProvider(providerFromRow(item.fields, columns)));
+        const prepared = prepareProvider(providerFromRow(item.fields, columns));
+        if (index) {
+          index.add(++seq, prepared.entry);
+          const { entry: _, ...record } = prepared;
+          providers.push(record);
+        } else providers.push(prepared);
       } catch (error) {
         if (!(error instanceof RowError)) throw error;
         skipped.push({ line: item.line, reason: error.message });
@@ -112,7 +144,15 @@ async function read(request: NpidataRequest): Promise<void> {
     credits--;
     scope.postMessage({ type: "batch", providers, skipped, bytes });
   }
-  scope.postMessage({ type: "done", sawHeader: start > 0 || !header, nextLine });
+  const part = index && request.scratchPath ? index.exportPart(request.scratchPath) : null;
+  const transfer = part
+    ? [part.flags, part.state, part.city, part.zip, part.lat, part.lon, part.taxStart, part.taxCount]
+      .concat([part.taxCodes, part.taxPrimary] as never[])
+      .map((a) => a.buffer as ArrayBuffer)
+    : [];
+  scope.postMessage({ type: "done", sawHeader: start > 0 || !header, nextLine, index: part }, {
+    transfer,
+  });
 }
 
 scope.onmessage = (event) => {

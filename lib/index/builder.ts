@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import { DatabaseSync } from "node:sqlite";
 import {
   cellOf,
   FIELD,
@@ -121,8 +121,32 @@ export interface IndexBuilderOptions {
   capacity?: number;
 }
 
+/**
+ * An index built in another thread, handed over whole: its columns by its
+ * own seqs, its dictionaries, and where its posting segments are.
+ */
+export interface IndexPart {
+  scratchPath: string;
+  segments: SegmentRange[][];
+  /** The highest seq of the part (columns run 0..size). */
+  size: number;
+  flags: Uint8Array;
+  state: Uint8Array;
+  city: Uint32Array;
+  zip: Uint32Array;
+  lat: Float32Array;
+  lon: Float32Array;
+  taxStart: Uint32Array;
+  taxCount: Uint8Array;
+  taxCodes: Uint32Array;
+  taxPrimary: Uint32Array;
+  states: string[];
+  cities: string[];
+  codes: string[];
+}
+
 /** Where one field of one segment lies in the scratch table. */
-interface SegmentRange {
+export interface SegmentRange {
   field: number;
   first: number;
   last: number;
@@ -142,14 +166,17 @@ export class IndexBuilder {
   readonly #zip: GrowableColumn<Uint32Array>;
   readonly #lat: GrowableColumn<Float32Array>;
   readonly #lon: GrowableColumn<Float32Array>;
-  /** Where the codes of each seq start in `#taxCodes` (`#taxOffsets[seq]..[seq + 1]`). */
-  readonly #taxOffsets = new Growable(1024, false);
+  /** Where the codes of each seq start in `#taxCodes`, and how many there are. */
+  readonly #taxStart: GrowableColumn<Uint32Array>;
+  readonly #taxCount: GrowableColumn<Uint8Array>;
   readonly #taxCodes = new Growable(1024, false);
   readonly #taxPrimary = new Growable(1024, false);
   readonly #states = new Dictionary();
   readonly #cities = new Dictionary();
   readonly #codes = new Dictionary();
   #lastSeq = 0;
+  /** Parts attached from other threads, with their seq translation. */
+  readonly #attached: { db: DatabaseSync; segments: SegmentRange[][]; seqOf: Uint32Array }[] = [];
   readonly #describeWords: (code: string) => readonly string[];
 
   constructor(options: IndexBuilderOptions) {
@@ -160,11 +187,12 @@ export class IndexBuilder {
     this.#zip = new GrowableColumn((k) => new Uint32Array(k), n);
     this.#lat = new GrowableColumn((k) => new Float32Array(k).fill(NaN), n);
     this.#lon = new GrowableColumn((k) => new Float32Array(k).fill(NaN), n);
+    this.#taxStart = new GrowableColumn((k) => new Uint32Array(k), n);
+    this.#taxCount = new GrowableColumn((k) => new Uint8Array(k), n);
     this.#describeWords = options.specialtyWords;
     this.#scratch = options.scratch;
     this.#segmentEntries = options.segmentEntries ?? 16_000_000;
     for (const field of PREFIXED_FIELDS) this.#postings.set(field, new Map());
-    this.#taxOffsets.push(0);
     this.#scratch.exec(
       "CREATE TABLE IF NOT EXISTS index_segment (field INTEGER NOT NULL, term TEXT NOT NULL, ids BLOB NOT NULL)",
     );
@@ -180,14 +208,9 @@ export class IndexBuilder {
     return this.#flags.get(seq);
   }
 
-  /** Adds the entry of `seq` (seqs must increase). */
+  /** Adds the entry of `seq` (each seq once, in any order). */
   add(seq: number, entry: IndexEntry): void {
-    if (seq <= this.#lastSeq) {
-      throw new RangeError(`Index seqs must increase: ${seq} after ${this.#lastSeq}`);
-    }
-    // taxOffsets[seq] is where the codes of `seq` start; skipped seqs get an empty range.
-    while (this.#taxOffsets.length < seq + 1) this.#taxOffsets.push(this.#taxCodes.length);
-    this.#lastSeq = seq;
+    if (seq > this.#lastSeq) this.#lastSeq = seq;
     this.addTerms(seq, entry.terms);
     this.#flags.set(seq, entry.flags);
     this.#state.set(seq, this.#states.id(entry.state));
@@ -197,11 +220,77 @@ export class IndexBuilder {
       this.#lat.set(seq, entry.lat);
       this.#lon.set(seq, entry.lon);
     }
+    this.#taxStart.set(seq, this.#taxCodes.length);
+    this.#taxCount.set(seq, entry.codes.length);
     for (let k = 0; k < entry.codes.length; k++) {
       this.#taxCodes.push(this.#codes.id(entry.codes[k]!));
       this.#taxPrimary.push(entry.primary[k] ?? 0);
     }
-    this.#taxOffsets.push(this.#taxCodes.length);
+  }
+
+  /**
+   * Hands over everything added, for another thread to attach: the posting
+   * lists are written to the scratch database (at `scratchPath`) first.
+   */
+  exportPart(scratchPath: string): IndexPart {
+    this.#spill();
+    const n = this.#lastSeq + 1;
+    const column = <T extends NumberArray>(c: GrowableColumn<T>) => c.data.slice(0, n) as T;
+    return {
+      scratchPath,
+      segments: this.#segments,
+      size: this.#lastSeq,
+      flags: column(this.#flags),
+      state: column(this.#state),
+      city: column(this.#city),
+      zip: column(this.#zip),
+      lat: column(this.#lat),
+      lon: column(this.#lon),
+      taxStart: column(this.#taxStart),
+      taxCount: column(this.#taxCount),
+      taxCodes: this.#taxCodes.view().slice(),
+      taxPrimary: this.#taxPrimary.view().slice(),
+      states: this.#states.values,
+      cities: this.#cities.values,
+      codes: this.#codes.values,
+    };
+  }
+
+  /**
+   * Takes in a part built elsewhere ({@linkcode exportPart}), whose seq `i`
+   * is seq `seqOf[i]` here. Its posting lists are read from its scratch
+   * database when the index is written.
+   */
+  attachPart(part: IndexPart, seqOf: Uint32Array): void {
+    const states = part.states.map((v) => this.#states.id(v));
+    const cities = part.cities.map((v) => this.#cities.id(v));
+    const codes = part.codes.map((v) => this.#codes.id(v));
+    for (let i = 1; i <= part.size; i++) {
+      const seq = seqOf[i] ?? 0;
+      if (seq === 0) continue;
+      if (seq > this.#lastSeq) this.#lastSeq = seq;
+      this.#flags.set(seq, part.flags[i]!);
+      this.#state.set(seq, states[part.state[i]!]!);
+      this.#city.set(seq, cities[part.city[i]!]!);
+      this.#zip.set(seq, part.zip[i]!);
+      this.#lat.set(seq, part.lat[i]!);
+      this.#lon.set(seq, part.lon[i]!);
+      const from = part.taxStart[i]!, count = part.taxCount[i]!;
+      this.#taxStart.set(seq, this.#taxCodes.length);
+      this.#taxCount.set(seq, count);
+      for (let k = from; k < from + count; k++) {
+        this.#taxCodes.push(codes[part.taxCodes[k]!]!);
+        this.#taxPrimary.push(part.taxPrimary[k]!);
+      }
+    }
+    const db = new DatabaseSync(part.scratchPath, { readOnly: true });
+    this.#attached.push({ db, segments: part.segments, seqOf });
+  }
+
+  /** Closes the scratch databases of attached parts. */
+  close(): void {
+    for (const part of this.#attached) part.db.close();
+    this.#attached.length = 0;
   }
 
   /** Adds posting terms (flat field, term pairs) to `seq`, in any order of seqs. */
@@ -262,22 +351,34 @@ export class IndexBuilder {
       return { term: r.value[0], ids: r.value[1], next: () => fromIterator(it) };
     };
     const sources: Iterator<[string, Uint32Array]>[] = [];
-    for (const segment of this.#segments) {
-      const part = segment.find((r) => r.field === field);
-      if (!part || part.last < part.first) continue;
-      // One statement per segment: the segments are read side by side.
-      const range = this.#scratch.prepare(
-        "SELECT term, ids FROM index_segment WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
-      );
-      sources.push(
-        (function* () {
-          for (const row of range.iterate(part.first, part.last)) {
-            const { term, ids } = row as { term: string; ids: Uint8Array };
-            yield [term, uint32Of(ids)] as [string, Uint32Array];
-          }
-        })(),
-      );
-    }
+    const addSegments = (
+      db: DatabaseSync,
+      segments: SegmentRange[][],
+      seqOf: Uint32Array | null,
+    ) => {
+      for (const segment of segments) {
+        const part = segment.find((r) => r.field === field);
+        if (!part || part.last < part.first) continue;
+        // One statement per segment: the segments are read side by side.
+        const range = db.prepare(
+          "SELECT term, ids FROM index_segment WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
+        );
+        sources.push(
+          (function* () {
+            for (const row of range.iterate(part.first, part.last)) {
+              const { term, ids } = row as { term: string; ids: Uint8Array };
+              const list = uint32Of(ids);
+              yield [term, seqOf ? list.map((i) => seqOf[i] ?? 0) : list] as [
+                string,
+                Uint32Array,
+              ];
+            }
+          })(),
+        );
+      }
+    };
+    addSegments(this.#scratch, this.#segments, null);
+    for (const part of this.#attached) addSegments(part.db, part.segments, part.seqOf);
     const memory = this.#postings.get(field)!;
     sources.push(
       (function* () {
@@ -355,7 +456,7 @@ export class IndexBuilder {
     const zip = this.#zip.ranked(ranking, new Uint32Array(n + 1));
     const lat = this.#lat.ranked(ranking, new Float32Array(n + 1).fill(NaN));
     const lon = this.#lon.ranked(ranking, new Float32Array(n + 1).fill(NaN));
-    const seqOffsets = this.#taxOffsets.view();
+    const taxStart = this.#taxStart.data, taxCount = this.#taxCount.data;
     const seqCodes = this.#taxCodes.view();
     const seqPrimary = this.#taxPrimary.view();
     const codeIds = this.#codes.sort();
@@ -366,7 +467,7 @@ export class IndexBuilder {
     for (let id = 1; id <= n; id++) {
       offsets[id] = at;
       const seq = ranking.seqById[id]!;
-      const from = seqOffsets[seq] ?? 0, to = seqOffsets[seq + 1] ?? from;
+      const from = taxStart[seq] ?? 0, to = from + (taxCount[seq] ?? 0);
       for (let k = from; k < to; k++) {
         codes[at] = codeIds[seqCodes[k]!]!;
         primary[at++] = seqPrimary[k]!;
@@ -447,6 +548,7 @@ export class IndexBuilder {
     );
     db.exec("DROP TABLE temp.vocabulary_scratch");
     this.#scratch.exec("DELETE FROM index_segment");
+    this.close();
   }
 
   /** Specialty words with how many providers carry a code they name. */

@@ -23,12 +23,18 @@ import {
   STAGE_SCHEMA,
 } from "./schema.ts";
 import { BatchInsert } from "./batch_insert.ts";
-import { IndexBuilder, type Ranking } from "../index/builder.ts";
+import { IndexBuilder, type IndexPart, type Ranking } from "../index/builder.ts";
 import { indexEntry, type NameOwner, otherNameTerms } from "../index/entry.ts";
 import { FLAG } from "../index/fields.ts";
 import { specialtyWords } from "./specialty_words.ts";
 import { decodeProvider, encodeProvider, packEndpoint, packOtherLocation } from "./codec.ts";
-import { locatePlaces, postalKey, type PreparedProvider, prepareProvider } from "./prepare.ts";
+import {
+  locatePlaces,
+  postalKey,
+  type PreparedProvider,
+  type PreparedRecord,
+  prepareProvider,
+} from "./prepare.ts";
 import { packOtherName, SIDE, unpackOtherName } from "./sides.ts";
 import { sortKey } from "./sort_key.ts";
 import { ZIP_DATASET } from "../geo/zip.ts";
@@ -158,6 +164,8 @@ export class DatabaseBuilder {
   #seen: NpiSeen | null = null;
   /** NPIs met more than once (or sharing a slot of {@linkcode NpiSeen}). */
   #repeated: number[] = [];
+  /** Scratch files of index parts built in other threads. */
+  readonly #partPaths = new Set<string>();
   /** The file part of each seq, for the seqs of parts after the first. */
   readonly #parts = new PartColumn();
   /** Updates: seqs of NPIs this update added. */
@@ -313,19 +321,47 @@ export class DatabaseBuilder {
    * earlier one for the same NPI, whatever order they arrive in.
    */
   addPrepared(p: PreparedProvider, part = 0): void {
+    const seq = this.addRecord(p, part);
+    if (seq !== null) this.#index!.add(seq, p.entry);
+  }
+
+  /**
+   * Adds the record of a provider whose index entry is added elsewhere (see
+   * {@linkcode attachIndexPart}); returns its seq in a fresh build, null in
+   * an update (whose index is rebuilt from the records).
+   */
+  addRecord(p: PreparedRecord, part = 0): number | null {
     this.#begin();
     this.#zipsNotFound += p.zipsNotFound;
     if (this.#update) {
       this.#upsertRecord(p.npi, p.doc);
-    } else {
-      const seq = ++this.#seq;
-      if (this.#seen!.mark(p.npi)) this.#repeated.push(p.npi);
-      if (part > 0) this.#parts.set(seq, part);
-      this.#records.add(seq, p.npi, p.doc);
-      this.#ranks.add(seq, p.npi, p.active ? 1 : 0, p.sortKey, p.postal);
-      this.#index!.add(seq, p.entry);
+      this.#wrote();
+      return null;
     }
+    const seq = ++this.#seq;
+    if (this.#seen!.mark(p.npi)) this.#repeated.push(p.npi);
+    if (part > 0) this.#parts.set(seq, part);
+    this.#records.add(seq, p.npi, p.doc);
+    this.#ranks.add(seq, p.npi, p.active ? 1 : 0, p.sortKey, p.postal);
     this.#wrote();
+    return seq;
+  }
+
+  /**
+   * A fresh build: takes in the index entries of records added with
+   * {@linkcode addRecord}, built in another thread; its seq `i` is seq
+   * `seqOf[i]` here.
+   */
+  attachIndexPart(part: IndexPart, seqOf: Uint32Array): void {
+    if (this.#update) return;
+    this.#index!.attachPart(part, seqOf);
+  }
+
+  /** A scratch database file for the index part built by thread `k`; removed with the build. */
+  partScratchPath(k: number): string {
+    const path = `${this.#stagePath}.part${k}`;
+    this.#partPaths.add(path);
+    return path;
   }
 
   /** Updates: replaces the record of `npi`, or adds one. */
@@ -431,7 +467,7 @@ export class DatabaseBuilder {
     db.exec("PRAGMA analysis_limit = 1000; ANALYZE");
     this.#stage.close();
     db.close();
-    removeIfExists(this.#stagePath);
+    this.#removeScratch();
     this.#done = true;
     stats.seconds = (performance.now() - started) / 1000;
     return stats;
@@ -452,9 +488,17 @@ export class DatabaseBuilder {
         if (!this.#done) connection.close();
       } catch { /* already closed */ }
     }
+    this.#index?.close();
     removeIfExists(this.tempPath);
-    removeIfExists(this.#stagePath);
+    this.#removeScratch();
     this.#done = true;
+  }
+
+  #removeScratch(): void {
+    removeIfExists(this.#stagePath);
+    for (const path of this.#partPaths) {
+      for (const suffix of ["", "-journal", "-wal", "-shm"]) removeIfExists(path + suffix);
+    }
   }
 
   /** Fresh builds: keeps only the last row of an NPI the main file gave more than once. */

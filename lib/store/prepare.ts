@@ -11,6 +11,9 @@ import { lookupZip } from "../geo/zip.ts";
 import { encodeProvider } from "./codec.ts";
 import { sortKey } from "./sort_key.ts";
 
+/** A provider's record ready to be written, without its index entry. */
+export type PreparedRecord = Omit<PreparedProvider, "entry">;
+
 /** A provider ready to be written: plain data, cheap to post between threads. */
 export interface PreparedProvider {
   npi: number;
