@@ -76,6 +76,8 @@ export function importCommand(
     "--allow-write",
     "--allow-env",
     "--allow-sys",
+    // As `deno task import`: a bounded heap per thread makes V8 collect early, keeping the peak low.
+    "--v8-flags=--max-old-space-size=512",
     `${ROOT}scripts/import.ts`,
   ];
   args.push("--db", db, "--npi", files.npidata);

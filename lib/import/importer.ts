@@ -473,7 +473,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     source: "nppes",
     taxonomy,
     update,
-    segmentEntries: options.segmentEntries,
+    segmentEntries: options.segmentEntries ?? WORKER_SEGMENT_ENTRIES,
   });
   const context = { progress: options.progress, maxReported: options.maxReported ?? 20 };
   const files: FileRecord[] = [];

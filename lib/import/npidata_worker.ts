@@ -108,7 +108,9 @@ async function read(request: NpidataRequest): Promise<void> {
   let bytes = 0, nextLine = 1, header = start === 0;
   const source = byteRange(file, start, end);
   // With a scratch database the worker indexes its records itself: seq i is its i-th record.
-  const index = request.scratchPath ? scratchIndex(request.scratchPath, request.segmentEntries) : null;
+  const index = request.scratchPath
+    ? scratchIndex(request.scratchPath, request.segmentEntries)
+    : null;
   let seq = 0;
   const options = { onBytes: (n: number) => (bytes = n), onEnd: (n: number) => (nextLine = n) };
   for await (const batch of readCsv(source, options)) {
@@ -146,7 +148,16 @@ async function read(request: NpidataRequest): Promise<void> {
   }
   const part = index && request.scratchPath ? index.exportPart(request.scratchPath) : null;
   const transfer = part
-    ? [part.flags, part.state, part.city, part.zip, part.lat, part.lon, part.taxStart, part.taxCount]
+    ? [
+      part.flags,
+      part.state,
+      part.city,
+      part.zip,
+      part.lat,
+      part.lon,
+      part.taxStart,
+      part.taxCount,
+    ]
       .concat([part.taxCodes, part.taxPrimary] as never[])
       .map((a) => a.buffer as ArrayBuffer)
     : [];

@@ -64,9 +64,13 @@ class GrowableColumn<T extends NumberArray> {
   get(seq: number): number {
     return seq < this.data.length ? this.data[seq]! : 0;
   }
-  /** The values in rank order: `out[id] = data[seqById[id]]`. */
+  /**
+   * The values in rank order (`out[id] = data[seqById[id]]`); the column by
+   * seq is released.
+   */
   ranked(ranking: Ranking, out: T): T {
     for (let id = 1; id <= ranking.size; id++) out[id] = this.data[ranking.seqById[id]!]!;
+    this.data = this.make(0);
     return out;
   }
 }
@@ -474,6 +478,10 @@ export class IndexBuilder {
       }
     }
     offsets[n + 1] = at;
+    this.#taxStart.data = new Uint32Array(0);
+    this.#taxCount.data = new Uint8Array(0);
+    this.#taxCodes.data = this.#taxPrimary.data = new Uint32Array(0);
+    this.#taxCodes.length = this.#taxPrimary.length = 0;
     // Lists derived from columns: state, city, ZIP, cell, taxonomy codes.
     const byValue = (column: ArrayLike<number>, field: number, name: (v: number) => string) => {
       const lists = new Map<number, Growable>();

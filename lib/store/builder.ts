@@ -84,7 +84,7 @@ const BUILD_PRAGMAS = `
 PRAGMA journal_mode = OFF;
 PRAGMA synchronous = OFF;
 PRAGMA temp_store = FILE;
-PRAGMA cache_size = -131072;
+PRAGMA cache_size = -65536;
 PRAGMA locking_mode = EXCLUSIVE;
 `;
 
@@ -202,11 +202,11 @@ export class DatabaseBuilder {
     // A second connection: Deno allows ATTACH only with all permissions.
     this.#stage = new DatabaseSync(stagePath);
     this.#stage.exec(BUILD_PRAGMAS);
-    this.#stage.exec("PRAGMA cache_size = -65536");
+    this.#stage.exec("PRAGMA cache_size = -32768");
     this.#stage.exec(STAGE_SCHEMA);
     // Rank keys live in a temporary table of the same connection, so that ranking and writing the
     // provider table is one SQL statement.
-    this.#db.exec(`PRAGMA temp.cache_size = -131072; ${RANK_TABLE}`);
+    this.#db.exec(`PRAGMA temp.cache_size = -65536; ${RANK_TABLE}`);
     this.#insertRecord = this.#db.prepare("INSERT INTO record (seq, npi, doc) VALUES (?, ?, ?)");
     this.#records = new BatchInsert(this.#db, "INSERT INTO record (seq, npi, doc)", 3);
     this.#updateRecord = this.#db.prepare("UPDATE record SET doc = ? WHERE seq = ?");
@@ -463,8 +463,6 @@ export class DatabaseBuilder {
     stats.deactivated = counts.records - counts.active;
     stats.zipsNotFound += this.#zipsNotFound;
     this.#writeMeta(stats);
-    onProgress(1, 1, "analyze");
-    db.exec("PRAGMA analysis_limit = 1000; ANALYZE");
     this.#stage.close();
     db.close();
     this.#removeScratch();
@@ -600,20 +598,20 @@ export class DatabaseBuilder {
   /** Adds the other names of the othername file to the index of their records. */
   #joinOtherNames(index: IndexBuilder, onProgress: FinalizeProgress): void {
     onProgress(0, 1, "other names");
-    let npi = -1, seq: number | null = null, owner: NameOwner = null;
-    for (const row of this.#db.prepare("SELECT npi, doc FROM other_name").iterate()) {
-      const r = row as { npi: number; doc: string };
-      if (r.npi !== npi) {
-        npi = r.npi;
-        seq = this.#seqOf(npi);
-        const flags = seq === null ? 0 : index.flags(seq);
-        owner = flags & FLAG.individual
-          ? "individual"
-          : flags & FLAG.organization
-          ? "organization"
-          : null;
-      }
-      if (seq !== null) index.addTerms(seq, otherNameTerms([unpackOtherName(r.doc)], owner));
+    // In NPI order, so the lookups of the rank keys walk their index forwards.
+    const rows = this.#db.prepare(
+      "SELECT r.seq AS seq, o.doc AS doc FROM other_name o INDEXED BY other_name_npi " +
+        "JOIN temp.rank r ON r.npi = o.npi ORDER BY o.npi",
+    );
+    for (const row of rows.iterate()) {
+      const { seq, doc } = row as { seq: number; doc: string };
+      const flags = index.flags(seq);
+      const owner: NameOwner = flags & FLAG.individual
+        ? "individual"
+        : flags & FLAG.organization
+        ? "organization"
+        : null;
+      index.addTerms(seq, otherNameTerms([unpackOtherName(doc)], owner));
     }
   }
 
