@@ -24,6 +24,7 @@ import {
 } from "../taxonomy/nucc.ts";
 import type { Progress } from "./progress.ts";
 import { basename } from "./paths.ts";
+import { GrowableList } from "../index/typed.ts";
 import type { NpidataMessage, NpidataRequest, SkippedRow } from "./npidata_worker.ts";
 
 /** What to import. */
@@ -192,21 +193,7 @@ interface Part {
   /** Physical line after the part (known once done). */
   nextLine: number;
   /** The build's seq of each of the worker's records (index 0 unused). */
-  seqs: SeqList;
-}
-
-/** A growable list of seqs. */
-class SeqList {
-  data = new Uint32Array(1 << 16);
-  length = 1;
-  push(seq: number): void {
-    if (this.length === this.data.length) {
-      const next = new Uint32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = seq;
-  }
+  seqs: GrowableList;
 }
 
 /**
@@ -235,13 +222,14 @@ async function importNpidata(
     { start: 0, end: split },
     { start: split, end: size },
   ];
-  const parts: Part[] = ranges.map(() => ({
-    worker: new Worker(new URL("./npidata_worker.ts", import.meta.url).href, { type: "module" }),
-    bytes: 0,
-    done: false,
-    nextLine: 1,
-    seqs: new SeqList(),
-  }));
+  const parts: Part[] = ranges.map(() => {
+    const seqs = new GrowableList(1 << 16);
+    seqs.push(0); // The workers' seqs start at 1.
+    const worker = new Worker(new URL("./npidata_worker.ts", import.meta.url).href, {
+      type: "module",
+    });
+    return { worker, bytes: 0, done: false, nextLine: 1, seqs };
+  });
   let rows = 0, skipped = 0, sawHeader = false;
   // Rows skipped in the second half wait for the first half's line count.
   const laterSkips: SkippedRow[] = [];
@@ -327,9 +315,7 @@ async function importNpidata(
       case "done":
         part.done = true;
         part.nextLine = message.nextLine;
-        if (message.index) {
-          builder.attachIndexPart(message.index, part.seqs.data.subarray(0, part.seqs.length));
-        }
+        if (message.index) builder.attachIndexPart(message.index, part.seqs.view());
         if (k === 0) {
           sawHeader ||= message.sawHeader;
           for (const row of laterSkips.splice(0)) report(row.line + part.nextLine - 1, row.reason);

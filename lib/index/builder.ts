@@ -24,27 +24,8 @@ import {
 import type { IndexEntry } from "./entry.ts";
 import { INDEX_SCHEMA } from "./schema.ts";
 import { buildVocabulary } from "./vocabulary.ts";
-
-/** A growable list of numbers; `unique` drops a value equal to the last one. */
-class Growable {
-  data: Uint32Array;
-  length = 0;
-  constructor(capacity = 4, private unique = true) {
-    this.data = new Uint32Array(capacity);
-  }
-  push(id: number): void {
-    if (this.unique && this.length > 0 && this.data[this.length - 1] === id) return;
-    if (this.length === this.data.length) {
-      const next = new Uint32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = id;
-  }
-  view(): Uint32Array {
-    return this.data.subarray(0, this.length);
-  }
-}
+import { sortUnique, unionAll } from "./sorted.ts";
+import { bytesOf, GrowableList, uint32Of } from "./typed.ts";
 
 type NumberArray = Uint8Array | Uint16Array | Uint32Array | Float32Array;
 
@@ -159,7 +140,7 @@ export interface SegmentRange {
 /** Accumulates index entries by seq and writes the ranked index. */
 export class IndexBuilder {
   /** Per field, each term's seqs: a number while the term has one (most do), a list after. */
-  #postings = new Map<number, Map<string, Growable | number>>();
+  #postings = new Map<number, Map<string, GrowableList | number>>();
   #entries = 0;
   readonly #segmentEntries: number;
   readonly #segments: SegmentRange[][] = [];
@@ -173,8 +154,8 @@ export class IndexBuilder {
   /** Where the codes of each seq start in `#taxCodes`, and how many there are. */
   readonly #taxStart: GrowableColumn<Uint32Array>;
   readonly #taxCount: GrowableColumn<Uint8Array>;
-  readonly #taxCodes = new Growable(1024, false);
-  readonly #taxPrimary = new Growable(1024, false);
+  readonly #taxCodes = new GrowableList(1024);
+  readonly #taxPrimary = new GrowableList(1024);
   readonly #states = new Dictionary();
   readonly #cities = new Dictionary();
   readonly #codes = new Dictionary();
@@ -308,7 +289,7 @@ export class IndexBuilder {
       if (list === undefined) map.set(term, seq);
       else if (typeof list === "number") {
         if (list === seq) continue;
-        const grown = new Growable();
+        const grown = new GrowableList(4, true);
         grown.push(list);
         grown.push(seq);
         map.set(term, grown);
@@ -484,12 +465,12 @@ export class IndexBuilder {
     this.#taxCodes.length = this.#taxPrimary.length = 0;
     // Lists derived from columns: state, city, ZIP, cell, taxonomy codes.
     const byValue = (column: ArrayLike<number>, field: number, name: (v: number) => string) => {
-      const lists = new Map<number, Growable>();
+      const lists = new Map<number, GrowableList>();
       for (let id = 1; id <= n; id++) {
         const v = column[id]!;
         if (!v) continue;
         let list = lists.get(v);
-        if (!list) lists.set(v, list = new Growable());
+        if (!list) lists.set(v, list = new GrowableList(4, true));
         list.push(id);
       }
       for (const [v, list] of lists) put(field, name(v), list.view());
@@ -509,12 +490,12 @@ export class IndexBuilder {
         [FIELD.anyCode, -1],
       ] as const
     ) {
-      const lists = new Map<number, Growable>();
+      const lists = new Map<number, GrowableList>();
       for (let id = 1; id <= n; id++) {
         for (let k = offsets[id]!; k < offsets[id + 1]!; k++) {
           if (wanted !== -1 && primary[k] !== wanted) continue;
           let list = lists.get(codes[k]!);
-          if (!list) lists.set(codes[k]!, list = new Growable());
+          if (!list) lists.set(codes[k]!, list = new GrowableList(4, true));
           list.push(id);
         }
       }
@@ -600,7 +581,7 @@ class PrefixGroup {
   /** The merged list when enough terms share the prefix; resets the group. */
   take(): { prefix: string; ids: Uint32Array } | null {
     const out = this.#prefix !== null && this.#terms >= PREFIX_MIN_TERMS
-      ? { prefix: this.#prefix, ids: mergeSorted(this.#lists) }
+      ? { prefix: this.#prefix, ids: unionAll(this.#lists) }
       : null;
     this.#prefix = null;
     this.#lists = [];
@@ -615,17 +596,8 @@ function renumbered<T extends Uint8Array | Uint32Array>(column: T, renumber: Uin
   return column;
 }
 
-function seqs(entry: Growable | number): Uint32Array {
+function seqs(entry: GrowableList | number): Uint32Array {
   return typeof entry === "number" ? Uint32Array.of(entry) : entry.view();
-}
-
-function bytesOf(a: ArrayBufferView): Uint8Array {
-  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-}
-
-function uint32Of(bytes: Uint8Array): Uint32Array {
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-  return new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength / 4);
 }
 
 /** Seq lists renumbered to ids: sorted, without repeats or dropped seqs. */
@@ -640,24 +612,5 @@ function renumber(lists: readonly Uint32Array[], idBySeq: Uint32Array): Uint32Ar
       if (id !== 0) out[at++] = id;
     }
   }
-  const ids = out.subarray(0, at).sort();
-  let n = 0;
-  for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[i - 1]) ids[n++] = ids[i]!;
-  return ids.slice(0, n);
-}
-
-/** Merges sorted lists into one sorted duplicate-free list. */
-function mergeSorted(lists: readonly Uint32Array[]): Uint32Array {
-  let total = 0;
-  for (const l of lists) total += l.length;
-  const all = new Uint32Array(total);
-  let at = 0;
-  for (const l of lists) {
-    all.set(l, at);
-    at += l.length;
-  }
-  all.sort();
-  let n = 0;
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i]!;
-  return all.slice(0, n);
+  return sortUnique(out.subarray(0, at)).slice();
 }

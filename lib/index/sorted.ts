@@ -61,6 +61,24 @@ export function intersectAll(lists: readonly Uint32Array[]): Uint32Array {
 }
 
 /**
+ * Sorts `list` in place and drops repeats; returns the sorted, distinct
+ * prefix (a view of `list`).
+ *
+ * @example
+ * ```ts
+ * sortUnique(Uint32Array.of(4, 1, 4)); // Uint32Array [1, 4]
+ * ```
+ */
+export function sortUnique(list: Uint32Array): Uint32Array {
+  list.sort();
+  let n = 0;
+  for (let i = 0; i < list.length; i++) {
+    if (i === 0 || list[i] !== list[i - 1]) list[n++] = list[i]!;
+  }
+  return list.subarray(0, n);
+}
+
+/**
  * Union of many lists.
  *
  * @example
@@ -82,10 +100,7 @@ export function unionAll(lists: readonly Uint32Array[]): Uint32Array {
       all.set(l, at);
       at += l.length;
     }
-    all.sort();
-    let n = 0;
-    for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i]!;
-    return all.subarray(0, n);
+    return sortUnique(all);
   }
   let acc = nonEmpty[0]!;
   for (let i = 1; i < nonEmpty.length; i++) acc = union2(acc, nonEmpty[i]!);

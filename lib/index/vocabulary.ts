@@ -17,6 +17,7 @@
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { bytesOf, GrowableList, uint32Of } from "./typed.ts";
 
 /** Shortest term stored under its deletions. */
 export const MIN_TYPO_TERM = 5;
@@ -88,21 +89,6 @@ function termKeyHashes(term: string, out: (hash: number) => void): void {
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out(hashSkipping(term, i, j));
 }
 
-/** A growable list of 32-bit pairs. */
-class PairList {
-  data = new Uint32Array(1 << 16);
-  length = 0;
-  push(a: number, b: number): void {
-    if (this.length + 2 > this.data.length) {
-      const next = new Uint32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = a;
-    this.data[this.length++] = b;
-  }
-}
-
 /**
  * Rebuilds the vocabulary tables from the index's terms and how many
  * providers carry each: each term once, in term order (ids follow it).
@@ -115,7 +101,8 @@ export function buildVocabulary(
   const addTerms = db.prepare(
     "INSERT INTO term (id, term, docs) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)",
   );
-  const pairs = new PairList();
+  // (hash, term id) pairs, flat.
+  const pairs = new GrowableList(1 << 16);
   let id = 0;
   let batch: [number, string, number][] = [];
   db.exec("BEGIN");
@@ -126,7 +113,10 @@ export function buildVocabulary(
       addTerms.run(JSON.stringify(batch));
       batch = [];
     }
-    termKeyHashes(term, (hash) => pairs.push(hash, id));
+    termKeyHashes(term, (hash) => {
+      pairs.push(hash);
+      pairs.push(id);
+    });
   }
   if (batch.length > 0) addTerms.run(JSON.stringify(batch));
   // Counting sort of the pairs into their buckets.
@@ -145,7 +135,7 @@ export function buildVocabulary(
   for (let b = 0; b < TYPO_BUCKETS; b++) {
     if (counts[b + 1] === counts[b]) continue;
     const slice = sorted.subarray(counts[b]!, counts[b + 1]!);
-    addBucket.run(b, new Uint8Array(slice.buffer, slice.byteOffset, slice.byteLength));
+    addBucket.run(b, bytesOf(slice));
   }
   db.exec("COMMIT");
 }
@@ -184,8 +174,7 @@ export class VocabularyLookup {
     for (const [bucket, hashes] of wanted) {
       const row = this.#bucket.get(bucket) as { pairs: Uint8Array } | undefined;
       if (!row) continue;
-      const bytes = row.pairs.byteOffset % 4 === 0 ? row.pairs : row.pairs.slice();
-      const pairs = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+      const pairs = uint32Of(row.pairs);
       for (let k = 0; k < pairs.length; k += 2) {
         if (hashes.has(pairs[k]!)) ids.add(pairs[k + 1]!);
       }
