@@ -23,6 +23,9 @@ function content(path: string): Record<string, unknown[]> {
       blobs: all("SELECT name, hex(data) AS data FROM index_blob ORDER BY name"),
       terms: all("SELECT id, term, docs FROM term ORDER BY id"),
       typos: all("SELECT bucket, hex(pairs) AS pairs FROM typo_bucket ORDER BY bucket"),
+      records: all(
+        "SELECT p.id, r.doc FROM provider p JOIN record r ON r.seq = p.record ORDER BY p.id",
+      ),
     };
   } finally {
     db.close();
@@ -96,6 +99,49 @@ Deno.test("[import] a main file read in two halves gives the same database", asy
       const a = content(`${dir}/split.db`), b = content(`${dir}/whole.db`);
       for (const table of Object.keys(a)) assertEquals(a[table], b[table], table);
     });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("[import] the deactivation report applied as records arrive equals applying it at the end", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const { files } = await writeDemoCsv(`${dir}/csv`, { records: 3000, seed: 5 });
+    const path = (kind: string) => files.find((f) => f.kind === kind)!.path;
+    const sides = { othername: path("othername"), pl: path("pl"), endpoint: path("endpoint") };
+    const report = path("deactivated");
+    // NPIs of the main file not in the report yet, so that the report changes them.
+    const listed = new Set(
+      (await Deno.readTextFile(report)).split("\r\n").map((l) => l.slice(0, 10)),
+    );
+    const active = (await Deno.readTextFile(path("npidata"))).split("\r\n").slice(1)
+      .map((line) => line.slice(1, 11)).filter((npi) => /^\d{10}$/.test(npi) && !listed.has(npi))
+      .slice(0, 40);
+    assertEquals(active.length, 40);
+    await Deno.writeTextFile(
+      report,
+      `${await Deno.readTextFile(report)}${active.map((npi) => `${npi},06/01/2026\r\n`).join("")}`,
+    );
+    const arrived = await runImport({
+      db: `${dir}/arrival.db`,
+      npi: path("npidata"),
+      ...sides,
+      deactivated: report,
+      progress: quiet,
+    });
+    await runImport({ db: `${dir}/end.db`, npi: path("npidata"), ...sides, progress: quiet });
+    const ended = await runImport({
+      db: `${dir}/end.db`,
+      update: true,
+      deactivated: report,
+      progress: quiet,
+    });
+    assert(arrived.stats.deactivated >= 40, "the report deactivates records");
+    assertEquals(ended.stats.deactivated, arrived.stats.deactivated);
+    assertEquals(ended.stats.providers, arrived.stats.providers);
+    const a = content(`${dir}/arrival.db`), b = content(`${dir}/end.db`);
+    for (const table of Object.keys(a)) assertEquals(a[table], b[table], table);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

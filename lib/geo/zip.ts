@@ -102,6 +102,8 @@ function getIndex(): ZipIndex {
  * ```
  */
 export function lookupZip(zip: string): ZipInfo | null {
+  // Every key of the index is five digits: a five-character input needs no parsing.
+  if (zip.length === 5) return getIndex().byZip.get(zip) ?? null;
   const m = ZIP_INPUT.exec(zip.trim());
   if (m === null) return null;
   return getIndex().byZip.get(m[1]!) ?? null;

@@ -212,6 +212,7 @@ async function importNpidata(
     maxReported: number;
     splitMinBytes: number;
     segmentEntries?: number;
+    deactivations?: Map<number, string | null>;
   },
 ): Promise<FileRecord> {
   const size = await fileSize(path);
@@ -260,6 +261,7 @@ async function importNpidata(
             ...ranges[k]!,
             scratchPath: builder.partScratchPath(k),
             segmentEntries: options.segmentEntries,
+            deactivations: options.deactivations,
           } satisfies NpidataRequest,
         );
       });
@@ -478,11 +480,17 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
             builder.addFile(f);
           })
         : Promise.resolve();
+    // A fresh build reads the deactivation report first, so that each record is written once,
+    // already deactivated; the report is still listed last among the files.
+    const early = !update && options.npi && options.deactivated
+      ? await importDeactivations(options.deactivated, builder, context)
+      : null;
     if (options.npi) {
       const f = await importNpidata(options.npi, builder, {
         ...context,
         splitMinBytes: options.splitMinBytes ?? SPLIT_MIN_BYTES,
         segmentEntries: options.segmentEntries ?? WORKER_SEGMENT_ENTRIES,
+        deactivations: early ? builder.deactivationsToApply() : undefined,
       });
       files.push(f);
       builder.addFile(f);
@@ -500,7 +508,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       builder.addEndpoint(npi, endpoint);
     });
     if (options.deactivated) {
-      const f = await importDeactivations(options.deactivated, builder, context);
+      const f = early ?? await importDeactivations(options.deactivated, builder, context);
       files.push(f);
       builder.addFile(f);
     }

@@ -13,7 +13,12 @@
 import { readCsv } from "../nppes/csv.ts";
 import { checkHeader, LAYOUTS } from "../nppes/columns.ts";
 import { providerFromRow, RowError } from "../nppes/record.ts";
-import { type PreparedProvider, type PreparedRecord, prepareProvider } from "../store/prepare.ts";
+import {
+  deactivate,
+  type PreparedProvider,
+  type PreparedRecord,
+  prepareProvider,
+} from "../store/prepare.ts";
 import { IndexBuilder, type IndexPart } from "../index/builder.ts";
 import { DatabaseSync } from "node:sqlite";
 
@@ -38,6 +43,8 @@ export interface NpidataRequest {
   scratchPath?: string;
   /** Index ids the worker holds in memory before writing a segment. */
   segmentEntries?: number;
+  /** The deactivation report (NPI to date or null), applied to each record as it is read. */
+  deactivations?: Map<number, string | null>;
 }
 
 /** A row that could not be imported. */
@@ -112,6 +119,7 @@ async function read(request: NpidataRequest): Promise<void> {
     ? scratchIndex(request.scratchPath, request.segmentEntries)
     : null;
   let seq = 0;
+  const deactivations = request.deactivations ?? new Map<number, string | null>();
   const options = { onBytes: (n: number) => (bytes = n), onEnd: (n: number) => (nextLine = n) };
   for await (const batch of readCsv(source, options)) {
     const providers: (PreparedProvider | PreparedRecord)[] = [];
@@ -130,7 +138,10 @@ async function read(request: NpidataRequest): Promise<void> {
         continue;
       }
       try {
-        const prepared = prepareProvider(providerFromRow(item.fields, columns));
+        let provider = providerFromRow(item.fields, columns);
+        const npi = Number(provider.npi);
+        if (deactivations.has(npi)) provider = deactivate(provider, deactivations.get(npi) ?? null);
+        const prepared = prepareProvider(provider);
         if (index) {
           index.add(++seq, prepared.entry);
           const { entry: _, ...record } = prepared;

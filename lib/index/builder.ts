@@ -465,15 +465,11 @@ export class IndexBuilder {
     this.#taxCodes.length = this.#taxPrimary.length = 0;
     // Lists derived from columns: state, city, ZIP, cell, taxonomy codes.
     const byValue = (column: ArrayLike<number>, field: number, name: (v: number) => string) => {
-      const lists = new Map<number, GrowableList>();
-      for (let id = 1; id <= n; id++) {
-        const v = column[id]!;
-        if (!v) continue;
-        let list = lists.get(v);
-        if (!list) lists.set(v, list = new GrowableList(4, true));
-        list.push(id);
+      const groups = groupIds(column, 1, n + 1, (id) => id);
+      for (let v = 1; v + 1 < groups.offsets.length; v++) {
+        const from = groups.offsets[v]!, to = groups.offsets[v + 1]!;
+        if (to > from) put(field, name(v), groups.ids.subarray(from, to));
       }
-      for (const [v, list] of lists) put(field, name(v), list.view());
     };
     byValue(state, FIELD.state, (v) => this.#states.values[v]!);
     byValue(city, FIELD.city, (v) => this.#cities.values[v]!);
@@ -483,6 +479,9 @@ export class IndexBuilder {
       if (!Number.isNaN(lat[id]!)) cells[id] = cellOf(lat[id]!, lon[id]!) + 1;
     }
     byValue(cells, FIELD.cell, (v) => String(v - 1));
+    // Each code position k belongs to the id whose offsets hold it.
+    const ownerOf = new Uint32Array(at);
+    for (let id = 1; id <= n; id++) ownerOf.fill(id, offsets[id]!, offsets[id + 1]!);
     for (
       const [field, wanted] of [
         [FIELD.primaryCode, 1],
@@ -490,16 +489,16 @@ export class IndexBuilder {
         [FIELD.anyCode, -1],
       ] as const
     ) {
-      const lists = new Map<number, GrowableList>();
-      for (let id = 1; id <= n; id++) {
-        for (let k = offsets[id]!; k < offsets[id + 1]!; k++) {
-          if (wanted !== -1 && primary[k] !== wanted) continue;
-          let list = lists.get(codes[k]!);
-          if (!list) lists.set(codes[k]!, list = new GrowableList(4, true));
-          list.push(id);
-        }
+      const picked = wanted === -1
+        ? codes
+        : codes.map((code, k) => (primary[k] === wanted ? code : 0));
+      const groups = groupIds(picked, 0, at, (k) => ownerOf[k]!);
+      for (let code = 1; code + 1 < groups.offsets.length; code++) {
+        const list = sortUnique(
+          groups.ids.subarray(groups.offsets[code]!, groups.offsets[code + 1]!),
+        );
+        if (list.length > 0) put(field, this.#codes.values[code]!, list);
       }
-      for (const [code, list] of lists) put(field, this.#codes.values[code]!, list.view());
     }
     const blob = db.prepare("INSERT INTO index_blob (name, data) VALUES (?, ?)");
     blob.run("flags", bytesOf(flags));
@@ -588,6 +587,31 @@ class PrefixGroup {
     this.#terms = 0;
     return out;
   }
+}
+
+/**
+ * Groups positions by value (a counting sort): for each value `v > 0` of
+ * `values[from..to)`, `ids[offsets[v]..offsets[v + 1])` holds `idOf(k)` of
+ * each position `k` with that value, in position order.
+ */
+function groupIds(
+  values: ArrayLike<number>,
+  from: number,
+  to: number,
+  idOf: (k: number) => number,
+): { offsets: Uint32Array; ids: Uint32Array } {
+  let max = 0;
+  for (let k = from; k < to; k++) if (values[k]! > max) max = values[k]!;
+  const offsets = new Uint32Array(max + 2);
+  for (let k = from; k < to; k++) offsets[values[k]! + 1]!++;
+  for (let v = 1; v < offsets.length; v++) offsets[v]! += offsets[v - 1]!;
+  const ids = new Uint32Array(offsets[offsets.length - 1]!);
+  const next = offsets.slice(0, max + 1);
+  for (let k = from; k < to; k++) {
+    const v = values[k]!;
+    if (v !== 0) ids[next[v]!++] = idOf(k);
+  }
+  return { offsets, ids };
 }
 
 /** `column` with each value replaced by `renumber[value]` (in place). */

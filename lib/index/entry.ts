@@ -81,7 +81,10 @@ export function indexEntry(p: Provider): IndexEntry {
   const terms: (number | string)[] = [];
   push(terms, FIELD.surname, nameTokens(ind ? ind.last_name ?? "" : org?.name ?? ""));
   if (ind) {
-    push(terms, FIELD.given, nameTokens(`${ind.first_name ?? ""} ${ind.middle_name ?? ""}`));
+    const given = ind.middle_name
+      ? `${ind.first_name ?? ""} ${ind.middle_name}`
+      : ind.first_name ?? "";
+    push(terms, FIELD.given, nameTokens(given));
   }
   const loc = p.practice_location;
   push(terms, FIELD.place, nameTokens(loc?.city ?? ""));

@@ -49,11 +49,14 @@ export function nppesDate(value: string | null | undefined): string | null {
   return null;
 }
 
+/** Days in each month of a common year. */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function validDate(y: string, mo: string, d: string): string | null {
   const month = Number(mo), day = Number(d), year = Number(y);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || year < 1900) return null;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCMonth() !== month - 1) return null;
+  if (month < 1 || month > 12 || day < 1 || year < 1900) return null;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]!)) return null;
   return `${y}-${mo.padStart(2, "0")}-${d.padStart(2, "0")}`;
 }
 

@@ -16,7 +16,6 @@ import {
   BASE_SCHEMA,
   PROVIDER_INDEXES,
   PROVIDER_TABLE,
-  RANK_INDEX,
   RANK_TABLE,
   SCHEMA_VERSION,
   SIDE_INDEXES,
@@ -29,6 +28,7 @@ import { FLAG } from "../index/fields.ts";
 import { specialtyWords } from "./specialty_words.ts";
 import { decodeProvider, encodeProvider, packEndpoint, packOtherLocation } from "./codec.ts";
 import {
+  deactivate,
   locatePlaces,
   postalKey,
   type PreparedProvider,
@@ -37,6 +37,8 @@ import {
 } from "./prepare.ts";
 import { packOtherName, SIDE, unpackOtherName } from "./sides.ts";
 import { sortKey } from "./sort_key.ts";
+import { NpiIndex } from "./npi_index.ts";
+import { GrowableList } from "../index/typed.ts";
 import { ZIP_DATASET } from "../geo/zip.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 
@@ -111,6 +113,13 @@ const SIDE_TABLES = [
 class NpiSeen {
   #bits = new Uint8Array(25_000_000);
   #other = new Set<number>();
+  /** Whether `npi` was seen. */
+  has(npi: number): boolean {
+    const k = Math.floor(npi / 10) - 100_000_000;
+    if (k < 0 || k >= 200_000_000) return this.#other.has(npi);
+    return (this.#bits[k >> 3]! & (1 << (k & 7))) !== 0;
+  }
+
   /** Marks `npi` seen; true when it already was. */
   mark(npi: number): boolean {
     const k = Math.floor(npi / 10) - 100_000_000;
@@ -126,19 +135,26 @@ class NpiSeen {
   }
 }
 
-/** A small number per seq (0 by default), growing as needed. */
-class PartColumn {
-  #data = new Uint8Array(1024);
-  set(seq: number, part: number): void {
+/** A number per seq (0 by default), growing as needed. */
+class SeqColumn<T extends Uint8Array | Float64Array> {
+  #data: T;
+  constructor(private readonly make: (length: number) => T) {
+    this.#data = make(1024);
+  }
+  set(seq: number, value: number): void {
     if (seq >= this.#data.length) {
-      const next = new Uint8Array(Math.max(seq + 1, this.#data.length * 2));
-      next.set(this.#data);
+      const next = this.make(Math.max(seq + 1, this.#data.length * 2));
+      next.set(this.#data as never);
       this.#data = next;
     }
-    this.#data[seq] = part;
+    this.#data[seq] = value;
   }
   get(seq: number): number {
     return this.#data[seq] ?? 0;
+  }
+  /** The values so far (valid until the next `set`). */
+  get data(): T {
+    return this.#data;
   }
 }
 
@@ -167,7 +183,13 @@ export class DatabaseBuilder {
   /** Scratch files of index parts built in other threads. */
   readonly #partPaths = new Set<string>();
   /** The file part of each seq, for the seqs of parts after the first. */
-  readonly #parts = new PartColumn();
+  readonly #parts = new SeqColumn((n) => new Uint8Array(n));
+  /** Fresh builds: the NPI of each seq. */
+  readonly #npiBySeq = new SeqColumn((n) => new Float64Array(n));
+  /** The records by NPI, once every record is in (see {@linkcode NpiIndex}). */
+  #npiIndex: NpiIndex | null = null;
+  /** Fresh builds: the main file's records arrive with the deactivation report applied. */
+  #deactivatedOnArrival = false;
   /** Updates: seqs of NPIs this update added. */
   #added = new Map<number, number>();
   readonly #insertRecord: StatementSync;
@@ -341,6 +363,7 @@ export class DatabaseBuilder {
     const seq = ++this.#seq;
     if (this.#seen!.mark(p.npi)) this.#repeated.push(p.npi);
     if (part > 0) this.#parts.set(seq, part);
+    this.#npiBySeq.set(seq, p.npi);
     this.#records.add(seq, p.npi, p.doc);
     this.#ranks.add(seq, p.npi, p.active ? 1 : 0, p.sortKey, p.postal);
     this.#wrote();
@@ -377,19 +400,21 @@ export class DatabaseBuilder {
   }
 
   /**
-   * The seq of the current record of `npi`, or null: from the rank keys in a
-   * fresh build (once indexed by NPI), from the previous provider table in an
-   * update.
+   * The seq of the current record of `npi`, or null: from the NPI index in a
+   * fresh build (once every record is in), from the previous provider table
+   * in an update.
    */
   #seqOf(npi: number): number | null {
     const added = this.#added.get(npi);
     if (added !== undefined) return added;
-    this.#lastSeqOf ??= this.#db.prepare(
-      this.#update
-        ? "SELECT record AS seq FROM provider WHERE npi = ?"
-        : "SELECT max(seq) AS seq FROM temp.rank WHERE npi = ?",
-    );
+    if (!this.#update) return this.#npiIndex!.seqOf(npi);
+    this.#lastSeqOf ??= this.#db.prepare("SELECT record AS seq FROM provider WHERE npi = ?");
     return (this.#lastSeqOf.get(npi) as { seq: number | null } | undefined)?.seq ?? null;
+  }
+
+  /** The seq of the record of `npi` once the records are final (after deactivations), or null. */
+  #recordOf(npi: number): number | null {
+    return this.#npiIndex!.seqOf(npi) ?? this.#added.get(npi) ?? null;
   }
 
   /** Adds an other name (othername file). */
@@ -421,6 +446,26 @@ export class DatabaseBuilder {
     this.#wrote();
   }
 
+  /**
+   * A fresh build, before the main file: the deactivation report staged so
+   * far, by NPI (date or null), for the readers to apply to each record as
+   * it is prepared ({@linkcode deactivate}). The build then rewrites no
+   * record for it; NPIs the main file lacks still get a record of their own.
+   */
+  deactivationsToApply(): Map<number, string | null> {
+    if (this.#update || this.#seq > 0) {
+      throw new Error("Deactivations are applied on arrival only before a fresh build's records");
+    }
+    this.flush();
+    this.#deactivatedOnArrival = true;
+    const out = new Map<number, string | null>();
+    for (const row of this.#stage.prepare("SELECT npi, date FROM deactivation").iterate()) {
+      const { npi, date } = row as { npi: number; date: string | null };
+      out.set(npi, date);
+    }
+    return out;
+  }
+
   /** Records an input file for the dataset metadata. */
   addFile(file: FileRecord): void {
     this.#files.push(file);
@@ -441,15 +486,14 @@ export class DatabaseBuilder {
       this.#applyStagedSides();
       this.#applyDeactivations();
       this.#index = this.#reindex(onProgress);
-      db.exec(RANK_INDEX);
+      this.#npiIndex = this.#rankedNpis();
     } else {
-      db.exec(RANK_INDEX);
-      this.#dropRepeated();
+      this.#npiIndex = this.#dropRepeated();
       this.#applyDeactivations();
     }
     const index = this.#index!;
     this.#joinOtherNames(index, onProgress);
-    stats.orphans = this.#countOrphans();
+    stats.orphans = this.#markSides();
     const ranking = this.#rank(onProgress);
     onProgress(1, 1, "provider indexes");
     db.exec(`${PROVIDER_INDEXES} DROP TABLE temp.rank;`);
@@ -499,23 +543,43 @@ export class DatabaseBuilder {
     }
   }
 
-  /** Fresh builds: keeps only the last row of an NPI the main file gave more than once. */
-  #dropRepeated(): void {
-    if (this.#repeated.length === 0) return;
-    const seqs = this.#db.prepare("SELECT seq FROM temp.rank WHERE npi = ?");
+  /**
+   * Fresh builds: keeps only the last row of an NPI the main file gave more
+   * than once; returns the index of the records kept by NPI.
+   */
+  #dropRepeated(): NpiIndex {
+    const all = new Uint32Array(this.#seq);
+    for (let i = 0; i < all.length; i++) all[i] = i + 1;
+    const index = NpiIndex.of(this.#npiBySeq.data, all);
+    if (this.#repeated.length === 0) return index;
     const dropRecord = this.#db.prepare("DELETE FROM record WHERE seq = ?");
     const dropRank = this.#db.prepare("DELETE FROM temp.rank WHERE seq = ?");
+    const dropped = new Set<number>();
     this.#db.exec("BEGIN");
     for (const npi of new Set(this.#repeated)) {
       // File order: by part, then by arrival within a part.
-      const rows = (seqs.all(npi) as { seq: number }[]).map((r) => r.seq)
+      const rows = [...index.seqsOf(npi)]
         .sort((a, b) => this.#parts.get(a) - this.#parts.get(b) || a - b);
       for (const seq of rows.slice(0, -1)) {
         dropRecord.run(seq);
         dropRank.run(seq);
+        dropped.add(seq);
       }
     }
     this.#db.exec("COMMIT");
+    return index.without((seq) => dropped.has(seq));
+  }
+
+  /** Updates: the index by NPI of the rebuilt rank keys. */
+  #rankedNpis(): NpiIndex {
+    const npiBySeq = new Float64Array(this.#seq + 1);
+    const seqs = new GrowableList(1 << 16);
+    for (const row of this.#db.prepare("SELECT seq, npi FROM temp.rank").iterate()) {
+      const { seq, npi } = row as { seq: number; npi: number };
+      npiBySeq[seq] = npi;
+      seqs.push(seq);
+    }
+    return NpiIndex.of(npiBySeq, seqs.view());
   }
 
   /**
@@ -532,6 +596,8 @@ export class DatabaseBuilder {
     db.exec("BEGIN");
     for (const row of this.#stage.prepare("SELECT npi, date FROM deactivation").iterate()) {
       const { npi, date } = row as { npi: number; date: string | null };
+      // Already applied to every record of the main file as it arrived.
+      if (this.#deactivatedOnArrival && this.#seen!.has(npi)) continue;
       const seq = this.#seqOf(npi);
       if (seq === null) {
         const stub = deactivate(deactivatedStub(String(npi)), date);
@@ -598,13 +664,10 @@ export class DatabaseBuilder {
   /** Adds the other names of the othername file to the index of their records. */
   #joinOtherNames(index: IndexBuilder, onProgress: FinalizeProgress): void {
     onProgress(0, 1, "other names");
-    // In NPI order, so the lookups of the rank keys walk their index forwards.
-    const rows = this.#db.prepare(
-      "SELECT r.seq AS seq, o.doc AS doc FROM other_name o INDEXED BY other_name_npi " +
-        "JOIN temp.rank r ON r.npi = o.npi ORDER BY o.npi",
-    );
-    for (const row of rows.iterate()) {
-      const { seq, doc } = row as { seq: number; doc: string };
+    for (const row of this.#db.prepare("SELECT npi, doc FROM other_name").iterate()) {
+      const { npi, doc } = row as { npi: number; doc: string };
+      const seq = this.#recordOf(npi);
+      if (seq === null) continue;
       const flags = index.flags(seq);
       const owner: NameOwner = flags & FLAG.individual
         ? "individual"
@@ -615,14 +678,26 @@ export class DatabaseBuilder {
     }
   }
 
-  /** Reference rows whose NPI has no record. */
-  #countOrphans(): number {
+  /**
+   * Sets the side bits of the rank keys (which reference tables hold rows
+   * for each record); returns the number of reference rows whose NPI has no
+   * record.
+   */
+  #markSides(): number {
+    const sides = new Uint8Array(this.#seq + 1);
     let orphans = 0;
-    for (const [table] of SIDE_TABLES) {
-      orphans += (this.#db.prepare(
-        `SELECT count(*) AS n FROM ${table} s WHERE NOT EXISTS (SELECT 1 FROM temp.rank r WHERE r.npi = s.npi)`,
-      ).get() as { n: number }).n;
+    for (const [table, bit] of SIDE_TABLES) {
+      for (const row of this.#db.prepare(`SELECT npi FROM ${table}`).iterate()) {
+        const seq = this.#recordOf((row as { npi: number }).npi);
+        if (seq === null) orphans++;
+        else sides[seq]! |= bit;
+      }
     }
+    // In seq order: the updates walk the rank keys forwards.
+    const update = this.#db.prepare("UPDATE temp.rank SET sides = ? WHERE seq = ?");
+    this.#db.exec("BEGIN");
+    for (let seq = 1; seq < sides.length; seq++) if (sides[seq]) update.run(sides[seq]!, seq);
+    this.#db.exec("COMMIT");
     return orphans;
   }
 
@@ -633,17 +708,7 @@ export class DatabaseBuilder {
   #rank(onProgress: FinalizeProgress): Ranking {
     const db = this.#db;
     onProgress(0, 1, "ranking");
-    // Which reference tables hold rows for each NPI, then the provider table in rank order (ids are
-    // given in insertion order).
-    db.exec(`
-      UPDATE temp.rank SET sides = s.bits FROM (
-        SELECT npi, sum(bit) AS bits FROM (
-          SELECT DISTINCT npi, ${SIDE.otherNames} AS bit FROM other_name UNION ALL
-          SELECT DISTINCT npi, ${SIDE.locations} FROM location UNION ALL
-          SELECT DISTINCT npi, ${SIDE.endpoints} FROM endpoint
-        ) GROUP BY npi
-      ) s
-      WHERE s.npi = rank.npi`);
+    // The provider table in rank order (ids are given in insertion order).
     db.exec(`DROP TABLE IF EXISTS provider; ${PROVIDER_TABLE}`);
     db.exec(`
       INSERT INTO provider (npi, record, active, postal, sides)
@@ -757,13 +822,4 @@ function deactivatedStub(npi: string): Provider {
     deactivation_date: null,
     reactivation_date: null,
   };
-}
-
-/** Marks a provider deactivated on `date`, unless it was reactivated after that date. */
-function deactivate(p: Provider, date: string | null): Provider {
-  const deactivation_date = date ?? p.deactivation_date;
-  if (p.reactivation_date && deactivation_date && p.reactivation_date >= deactivation_date) {
-    return p;
-  }
-  return { ...p, status: "deactivated", deactivation_date };
 }

@@ -78,3 +78,20 @@ export function prepareProvider(p: Provider): PreparedProvider {
     zipsNotFound,
   };
 }
+
+/**
+ * A provider marked deactivated on `date` (the report's date, else its
+ * own), unless it was reactivated on or after that date.
+ *
+ * @example
+ * ```ts
+ * deactivate(provider, "2024-05-01").status; // "deactivated"
+ * ```
+ */
+export function deactivate(p: Provider, date: string | null): Provider {
+  const deactivation_date = date ?? p.deactivation_date;
+  if (p.reactivation_date && deactivation_date && p.reactivation_date >= deactivation_date) {
+    return p;
+  }
+  return { ...p, status: "deactivated", deactivation_date };
+}

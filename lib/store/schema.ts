@@ -72,9 +72,6 @@ CREATE TEMP TABLE rank (
 );
 `;
 
-/** Finds rank keys by NPI, once they are all written. */
-export const RANK_INDEX = "CREATE INDEX temp.rank_npi ON rank(npi);";
-
 /** Indexes of the provider table, created after it is written in rank order. */
 export const PROVIDER_INDEXES = `
 CREATE UNIQUE INDEX provider_npi ON provider(npi);

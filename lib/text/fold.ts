@@ -57,6 +57,12 @@ export function words(value: string): string[] {
  * ```
  */
 export function nameTokens(value: string): string[] {
+  if (value === "") return [];
+  if (PLAIN.test(value)) {
+    // Plain words (most names): lower-cased, repeats dropped.
+    const plain = value.toLowerCase().split(" ");
+    return plain.length === 1 ? plain : [...new Set(plain)];
+  }
   const tokens = new Set<string>();
   for (const raw of value.split(/\s+/)) {
     if (PLAIN_WORD.test(raw)) {

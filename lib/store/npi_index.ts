@@ -1,0 +1,101 @@
+/**
+ * The records of a build by NPI, in two typed arrays sorted by NPI (a radix
+ * sort of a few hundred milliseconds for ten million records): finding a
+ * record's seq from an NPI is a binary search in memory instead of a probe
+ * of a SQLite index that does not fit its cache.
+ *
+ * @module
+ */
+
+/** 2^16 and 2^32: the digits of the radix sort (NPIs have at most 34 bits). */
+const DIGIT = 65_536;
+const HIGH = 4_294_967_296;
+
+/** Sorts `seqs` by `npiBySeq[seq]`, keeping seq order among equal NPIs (LSD radix sort). */
+function sortByNpi(seqs: Uint32Array, npiBySeq: Float64Array): Uint32Array {
+  let from: Uint32Array = seqs, to: Uint32Array = new Uint32Array(seqs.length);
+  const digits = [
+    (npi: number) => npi % DIGIT,
+    (npi: number) => Math.floor(npi / DIGIT) % DIGIT,
+    (npi: number) => Math.floor(npi / HIGH),
+  ];
+  const counts = new Uint32Array(DIGIT + 1);
+  for (const digit of digits) {
+    counts.fill(0);
+    for (let i = 0; i < from.length; i++) counts[digit(npiBySeq[from[i]!]!) + 1]!++;
+    for (let d = 1; d <= DIGIT; d++) counts[d]! += counts[d - 1]!;
+    for (let i = 0; i < from.length; i++) {
+      const seq = from[i]!;
+      to[counts[digit(npiBySeq[seq]!)]!++] = seq;
+    }
+    [from, to] = [to, from];
+  }
+  return from;
+}
+
+/**
+ * Seqs sorted by NPI.
+ *
+ * @example
+ * ```ts
+ * const npiBySeq = Float64Array.of(0, 1003000126, 1003000118);
+ * const index = NpiIndex.of(npiBySeq, Uint32Array.of(1, 2));
+ * index.seqOf(1003000118); // 2
+ * ```
+ */
+export class NpiIndex {
+  readonly #npis: Float64Array;
+  readonly #seqs: Uint32Array;
+
+  private constructor(npis: Float64Array, seqs: Uint32Array) {
+    this.#npis = npis;
+    this.#seqs = seqs;
+  }
+
+  /** The index of `seqs`, whose NPIs are `npiBySeq[seq]`. */
+  static of(npiBySeq: Float64Array, seqs: Uint32Array): NpiIndex {
+    const sorted = sortByNpi(seqs, npiBySeq);
+    const npis = new Float64Array(sorted.length);
+    for (let i = 0; i < sorted.length; i++) npis[i] = npiBySeq[sorted[i]!]!;
+    return new NpiIndex(npis, sorted);
+  }
+
+  /** The number of records indexed. */
+  get size(): number {
+    return this.#seqs.length;
+  }
+
+  /** Every seq of `npi`, in seq order (more than one only when the NPI is repeated). */
+  seqsOf(npi: number): Uint32Array {
+    const npis = this.#npis;
+    let lo = 0, hi = npis.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (npis[mid]! < npi) lo = mid + 1;
+      else hi = mid;
+    }
+    let end = lo;
+    while (end < npis.length && npis[end] === npi) end++;
+    return this.#seqs.subarray(lo, end);
+  }
+
+  /** The last seq of `npi`, or null when it has none. */
+  seqOf(npi: number): number | null {
+    const seqs = this.seqsOf(npi);
+    return seqs.length > 0 ? seqs[seqs.length - 1]! : null;
+  }
+
+  /** The index without the seqs `dropped` says to drop. */
+  without(dropped: (seq: number) => boolean): NpiIndex {
+    let n = 0;
+    const npis = new Float64Array(this.#npis.length);
+    const seqs = new Uint32Array(this.#seqs.length);
+    for (let i = 0; i < seqs.length; i++) {
+      const seq = this.#seqs[i]!;
+      if (dropped(seq)) continue;
+      npis[n] = this.#npis[i]!;
+      seqs[n++] = seq;
+    }
+    return new NpiIndex(npis.slice(0, n), seqs.slice(0, n));
+  }
+}
