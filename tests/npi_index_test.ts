@@ -25,6 +25,7 @@ Deno.test("[npi index] finds every seq by NPI, the last of a repeated NPI, and n
     assertEquals([...index.seqsOf(npi)], all, `seqs of ${npi}`);
     assertEquals(index.seqOf(npi), all.at(-1));
   }
+  assertEquals(index.repeated(), [npis[10]!, npis[20]!].sort((a, b) => a - b));
   assertEquals(index.seqOf(1_234_567_893), null);
   assertEquals(index.seqOf(0), null);
   assertEquals(index.seqOf(99_999_999_999), null);

@@ -43,7 +43,8 @@ const EARTH_RADIUS_KM = 6371.0088;
 const ZIP_INPUT = /^([0-9]{5})(?:-?[0-9]{4})?$/;
 
 interface ZipIndex {
-  byZip: Map<string, ZipInfo>;
+  /** By the ZIP as a number: 1 + its position in `sorted`, or 0. */
+  byNumber: Uint32Array;
   sorted: readonly ZipInfo[];
 }
 
@@ -81,7 +82,9 @@ function buildIndex(): ZipIndex {
     if (info) byZip.set(info.zip, Object.freeze(info));
   }
   const sorted = [...byZip.values()].sort((a, b) => (a.zip < b.zip ? -1 : a.zip > b.zip ? 1 : 0));
-  return { byZip, sorted: Object.freeze(sorted) };
+  const byNumber = new Uint32Array(100_000);
+  sorted.forEach((info, i) => (byNumber[Number(info.zip)] = i + 1));
+  return { byNumber, sorted: Object.freeze(sorted) };
 }
 
 function getIndex(): ZipIndex {
@@ -102,11 +105,18 @@ function getIndex(): ZipIndex {
  * ```
  */
 export function lookupZip(zip: string): ZipInfo | null {
-  // Every key of the index is five digits: a five-character input needs no parsing.
-  if (zip.length === 5) return getIndex().byZip.get(zip) ?? null;
-  const m = ZIP_INPUT.exec(zip.trim());
-  if (m === null) return null;
-  return getIndex().byZip.get(m[1]!) ?? null;
+  const five = zip.length === 5 ? zip : ZIP_INPUT.exec(zip.trim())?.[1];
+  if (five === undefined) return null;
+  // The five digits as a number (millions of lookups in an import: no hashing of strings).
+  let n = 0;
+  for (let i = 0; i < 5; i++) {
+    const digit = five.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return null;
+    n = n * 10 + digit;
+  }
+  const { byNumber, sorted } = getIndex();
+  const at = byNumber[n]!;
+  return at === 0 ? null : sorted[at - 1]!;
 }
 
 /**

@@ -26,6 +26,7 @@ import type { Progress } from "./progress.ts";
 import { basename } from "./paths.ts";
 import { GrowableList } from "../index/typed.ts";
 import type { NpidataMessage, NpidataRequest, SkippedRow } from "./npidata_worker.ts";
+import type { IndexPart } from "../index/builder.ts";
 
 /** What to import. */
 export interface ImportOptions {
@@ -194,6 +195,8 @@ interface Part {
   nextLine: number;
   /** The build's seq of each of the worker's records (index 0 unused). */
   seqs: GrowableList;
+  /** The index the worker built, until attached. */
+  index: IndexPart | null;
 }
 
 /**
@@ -229,7 +232,7 @@ async function importNpidata(
     const worker = new Worker(new URL("./npidata_worker.ts", import.meta.url).href, {
       type: "module",
     });
-    return { worker, bytes: 0, done: false, nextLine: 1, seqs };
+    return { worker, bytes: 0, done: false, nextLine: 1, seqs, index: null };
   });
   let rows = 0, skipped = 0, sawHeader = false;
   // Rows skipped in the second half wait for the first half's line count.
@@ -268,6 +271,11 @@ async function importNpidata(
     });
   } finally {
     for (const part of parts) part.worker.terminate();
+  }
+  // Once every record is in, so that the index is sized once.
+  for (const part of parts) {
+    if (part.index) builder.attachIndexPart(part.index, part.seqs.view());
+    part.index = null;
   }
   if (!sawHeader) {
     throw new ImportError(`Cannot import '${path}': the file is empty (no header line)`);
@@ -317,7 +325,7 @@ async function importNpidata(
       case "done":
         part.done = true;
         part.nextLine = message.nextLine;
-        if (message.index) builder.attachIndexPart(message.index, part.seqs.view());
+        part.index = message.index;
         if (k === 0) {
           sawHeader ||= message.sawHeader;
           for (const row of laterSkips.splice(0)) report(row.line + part.nextLine - 1, row.reason);

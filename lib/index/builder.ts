@@ -24,7 +24,7 @@ import {
 import type { IndexEntry } from "./entry.ts";
 import { INDEX_SCHEMA } from "./schema.ts";
 import { buildVocabulary } from "./vocabulary.ts";
-import { sortUnique, unionAll } from "./sorted.ts";
+import { sortUnique, sortUniqueBelow, unionAll } from "./sorted.ts";
 import { bytesOf, GrowableList, uint32Of } from "./typed.ts";
 
 type NumberArray = Uint8Array | Uint16Array | Uint32Array | Float32Array;
@@ -35,12 +35,15 @@ class GrowableColumn<T extends NumberArray> {
     this.data = make(capacity);
   }
   set(seq: number, value: number): void {
-    if (seq >= this.data.length) {
-      const next = this.make(Math.max(seq + 1, this.data.length * 2));
-      next.set(this.data as never);
-      this.data = next;
-    }
+    if (seq >= this.data.length) this.reserve(Math.max(seq + 1, Math.ceil(this.data.length * 1.5)));
     this.data[seq] = value;
+  }
+  /** Makes room for seqs below `length`. */
+  reserve(length: number): void {
+    if (length <= this.data.length) return;
+    const next = this.make(length);
+    next.set(this.data as never);
+    this.data = next;
   }
   get(seq: number): number {
     return seq < this.data.length ? this.data[seq]! : 0;
@@ -161,7 +164,13 @@ export class IndexBuilder {
   readonly #codes = new Dictionary();
   #lastSeq = 0;
   /** Parts attached from other threads, with their seq translation. */
-  readonly #attached: { db: DatabaseSync; segments: SegmentRange[][]; seqOf: Uint32Array }[] = [];
+  readonly #attached: {
+    db: DatabaseSync;
+    segments: SegmentRange[][];
+    seqOf: Uint32Array;
+    /** The id of each of the part's seqs, once ranked. */
+    toId?: Uint32Array;
+  }[] = [];
   readonly #describeWords: (code: string) => readonly string[];
 
   constructor(options: IndexBuilderOptions) {
@@ -186,6 +195,25 @@ export class IndexBuilder {
   /** The highest seq added. */
   get lastSeq(): number {
     return this.#lastSeq;
+  }
+
+  /**
+   * Makes room in the columns for seqs up to `lastSeq` at once (instead of
+   * growing them step by step, which briefly holds two copies).
+   */
+  reserve(lastSeq: number): void {
+    for (
+      const column of [
+        this.#flags,
+        this.#state,
+        this.#city,
+        this.#zip,
+        this.#lat,
+        this.#lon,
+        this.#taxStart,
+        this.#taxCount,
+      ] as GrowableColumn<NumberArray>[]
+    ) column.reserve(lastSeq + 1);
   }
 
   /** The flags of `seq`. */
@@ -327,20 +355,20 @@ export class IndexBuilder {
     this.#entries = 0;
   }
 
-  /** Every term of `field` with its seq lists from each segment, in term order. */
-  *#merged(field: number): Generator<[string, Uint32Array[]]> {
-    type Head = { term: string; ids: Uint32Array; next: () => Head | null };
-    const fromIterator = (it: Iterator<[string, Uint32Array]>): Head | null => {
+  /**
+   * Every term of `field` with its lists from each segment, in term order;
+   * each list comes with the array that turns its numbers into ids (`toId`
+   * for the build's own seqs, composed with `seqOf` for an attached part's).
+   */
+  *#merged(field: number, toId: Uint32Array): Generator<[string, Numbered[]]> {
+    type Head = { term: string; list: Numbered; next: () => Head | null };
+    const fromIterator = (it: Iterator<[string, Numbered]>): Head | null => {
       const r = it.next();
       if (r.done) return null;
-      return { term: r.value[0], ids: r.value[1], next: () => fromIterator(it) };
+      return { term: r.value[0], list: r.value[1], next: () => fromIterator(it) };
     };
-    const sources: Iterator<[string, Uint32Array]>[] = [];
-    const addSegments = (
-      db: DatabaseSync,
-      segments: SegmentRange[][],
-      seqOf: Uint32Array | null,
-    ) => {
+    const sources: Iterator<[string, Numbered]>[] = [];
+    const addSegments = (db: DatabaseSync, segments: SegmentRange[][], ids: Uint32Array) => {
       for (const segment of segments) {
         const part = segment.find((r) => r.field === field);
         if (!part || part.last < part.first) continue;
@@ -351,24 +379,20 @@ export class IndexBuilder {
         sources.push(
           (function* () {
             for (const row of range.iterate(part.first, part.last)) {
-              const { term, ids } = row as { term: string; ids: Uint8Array };
-              const list = uint32Of(ids);
-              yield [term, seqOf ? list.map((i) => seqOf[i] ?? 0) : list] as [
-                string,
-                Uint32Array,
-              ];
+              const { term, ids: blob } = row as { term: string; ids: Uint8Array };
+              yield [term, { numbers: uint32Of(blob), toId: ids }] as [string, Numbered];
             }
           })(),
         );
       }
     };
-    addSegments(this.#scratch, this.#segments, null);
-    for (const part of this.#attached) addSegments(part.db, part.segments, part.seqOf);
+    addSegments(this.#scratch, this.#segments, toId);
+    for (const part of this.#attached) addSegments(part.db, part.segments, part.toId!);
     const memory = this.#postings.get(field)!;
     sources.push(
       (function* () {
         for (const term of [...memory.keys()].sort()) {
-          yield [term, seqs(memory.get(term)!)] as [string, Uint32Array];
+          yield [term, { numbers: seqs(memory.get(term)!), toId }] as [string, Numbered];
         }
       })(),
     );
@@ -376,14 +400,14 @@ export class IndexBuilder {
     while (heads.length > 0) {
       let term = heads[0]!.term;
       for (const h of heads) if (h.term < term) term = h.term;
-      const lists: Uint32Array[] = [];
+      const lists: Numbered[] = [];
       const next: Head[] = [];
       for (const h of heads) {
         if (h.term !== term) {
           next.push(h);
           continue;
         }
-        lists.push(h.ids);
+        lists.push(h.list);
         const after = h.next();
         if (after) next.push(after);
       }
@@ -408,15 +432,20 @@ export class IndexBuilder {
     const count = db.prepare("INSERT INTO temp.vocabulary_scratch (term, docs) VALUES (?, ?)");
     db.exec("BEGIN");
     onProgress("postings");
+    for (const part of this.#attached) {
+      const toId = new Uint32Array(part.seqOf.length);
+      for (let i = 0; i < toId.length; i++) toId[i] = ranking.idBySeq[part.seqOf[i]!] ?? 0;
+      part.toId = toId;
+    }
     for (const field of PREFIXED_FIELDS) {
       const text = TEXT_FIELDS.includes(field);
-      const prefixes = PREFIX_LENGTHS.map((length) => new PrefixGroup(length));
+      const prefixes = PREFIX_LENGTHS.map((length) => new PrefixGroup(length, n + 1));
       const emit = (group: PrefixGroup) => {
         const merged = group.take();
         if (merged) put(field, `${merged.prefix}*`, merged.ids);
       };
-      for (const [term, lists] of this.#merged(field)) {
-        const ids = renumber(lists, ranking.idBySeq);
+      for (const [term, lists] of this.#merged(field, ranking.idBySeq)) {
+        const ids = renumber(lists, n + 1);
         if (ids.length === 0) continue;
         put(field, term, ids);
         if (text) count.run(term, ids.length);
@@ -561,7 +590,8 @@ class PrefixGroup {
   #prefix: string | null = null;
   #lists: Uint32Array[] = [];
   #terms = 0;
-  constructor(readonly length: number) {}
+  /** Prefixes of `length`; every id is below `universe`. */
+  constructor(readonly length: number, readonly universe: number) {}
 
   /** Whether `term` belongs to the group being built (or can start it). */
   accepts(term: string): boolean {
@@ -580,7 +610,7 @@ class PrefixGroup {
   /** The merged list when enough terms share the prefix; resets the group. */
   take(): { prefix: string; ids: Uint32Array } | null {
     const out = this.#prefix !== null && this.#terms >= PREFIX_MIN_TERMS
-      ? { prefix: this.#prefix, ids: unionAll(this.#lists) }
+      ? { prefix: this.#prefix, ids: unionAll(this.#lists, this.universe) }
       : null;
     this.#prefix = null;
     this.#lists = [];
@@ -624,17 +654,23 @@ function seqs(entry: GrowableList | number): Uint32Array {
   return typeof entry === "number" ? Uint32Array.of(entry) : entry.view();
 }
 
-/** Seq lists renumbered to ids: sorted, without repeats or dropped seqs. */
-function renumber(lists: readonly Uint32Array[], idBySeq: Uint32Array): Uint32Array {
+/** A list of numbers and the array that turns each into an id (0: dropped). */
+interface Numbered {
+  numbers: Uint32Array;
+  toId: Uint32Array;
+}
+
+/** Lists renumbered to ids below `universe`: sorted, without repeats or dropped records. */
+function renumber(lists: readonly Numbered[], universe: number): Uint32Array {
   let total = 0;
-  for (const l of lists) total += l.length;
+  for (const l of lists) total += l.numbers.length;
   const out = new Uint32Array(total);
   let at = 0;
-  for (const l of lists) {
-    for (let i = 0; i < l.length; i++) {
-      const id = idBySeq[l[i]!] ?? 0;
+  for (const { numbers, toId } of lists) {
+    for (let i = 0; i < numbers.length; i++) {
+      const id = toId[numbers[i]!] ?? 0;
       if (id !== 0) out[at++] = id;
     }
   }
-  return sortUnique(out.subarray(0, at)).slice();
+  return sortUniqueBelow(out.subarray(0, at), universe).slice();
 }

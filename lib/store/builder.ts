@@ -105,36 +105,6 @@ const SIDE_TABLES = [
   ["endpoint", SIDE.endpoints],
 ] as const;
 
-/**
- * Which NPIs were seen, by NPI without its check digit: 25 MB for every
- * possible NPI, so a repeated NPI in a 9-million-row file is noticed at no
- * cost and resolved at the end.
- */
-class NpiSeen {
-  #bits = new Uint8Array(25_000_000);
-  #other = new Set<number>();
-  /** Whether `npi` was seen. */
-  has(npi: number): boolean {
-    const k = Math.floor(npi / 10) - 100_000_000;
-    if (k < 0 || k >= 200_000_000) return this.#other.has(npi);
-    return (this.#bits[k >> 3]! & (1 << (k & 7))) !== 0;
-  }
-
-  /** Marks `npi` seen; true when it already was. */
-  mark(npi: number): boolean {
-    const k = Math.floor(npi / 10) - 100_000_000;
-    if (k < 0 || k >= 200_000_000) {
-      const seen = this.#other.has(npi);
-      this.#other.add(npi);
-      return seen;
-    }
-    const bit = 1 << (k & 7);
-    const seen = (this.#bits[k >> 3]! & bit) !== 0;
-    this.#bits[k >> 3]! |= bit;
-    return seen;
-  }
-}
-
 /** A number per seq (0 by default), growing as needed. */
 class SeqColumn<T extends Uint8Array | Float64Array> {
   #data: T;
@@ -143,7 +113,7 @@ class SeqColumn<T extends Uint8Array | Float64Array> {
   }
   set(seq: number, value: number): void {
     if (seq >= this.#data.length) {
-      const next = this.make(Math.max(seq + 1, this.#data.length * 2));
+      const next = this.make(Math.max(seq + 1, Math.ceil(this.#data.length * 1.5)));
       next.set(this.#data as never);
       this.#data = next;
     }
@@ -177,9 +147,6 @@ export class DatabaseBuilder {
   #seq = 0;
   /** Fresh builds: the index, filled as records arrive. */
   #index: IndexBuilder | null = null;
-  #seen: NpiSeen | null = null;
-  /** NPIs met more than once (or sharing a slot of {@linkcode NpiSeen}). */
-  #repeated: number[] = [];
   /** Scratch files of index parts built in other threads. */
   readonly #partPaths = new Set<string>();
   /** The file part of each seq, for the seqs of parts after the first. */
@@ -256,7 +223,6 @@ export class DatabaseBuilder {
       }).n;
     } else {
       this.#index = this.#newIndex();
-      this.#seen = new NpiSeen();
     }
   }
 
@@ -361,7 +327,6 @@ export class DatabaseBuilder {
       return null;
     }
     const seq = ++this.#seq;
-    if (this.#seen!.mark(p.npi)) this.#repeated.push(p.npi);
     if (part > 0) this.#parts.set(seq, part);
     this.#npiBySeq.set(seq, p.npi);
     this.#records.add(seq, p.npi, p.doc);
@@ -377,6 +342,11 @@ export class DatabaseBuilder {
    */
   attachIndexPart(part: IndexPart, seqOf: Uint32Array): void {
     if (this.#update) return;
+    // Room for every record so far and a record of its own for each deactivated NPI.
+    const stubs = (this.#stage.prepare("SELECT count(*) AS n FROM deactivation").get() as {
+      n: number;
+    }).n;
+    this.#index!.reserve(this.#seq + stubs);
     this.#index!.attachPart(part, seqOf);
   }
 
@@ -412,9 +382,13 @@ export class DatabaseBuilder {
     return (this.#lastSeqOf.get(npi) as { seq: number | null } | undefined)?.seq ?? null;
   }
 
-  /** The seq of the record of `npi` once the records are final (after deactivations), or null. */
-  #recordOf(npi: number): number | null {
-    return this.#npiIndex!.seqOf(npi) ?? this.#added.get(npi) ?? null;
+  /**
+   * Finds the records of NPIs asked in ascending order, once the records
+   * are final (after deactivations): the seq of each, or null.
+   */
+  #recordsInNpiOrder(): (npi: number) => number | null {
+    const next = this.#npiIndex!.walker();
+    return (npi) => next(npi) ?? this.#added.get(npi) ?? null;
   }
 
   /** Adds an other name (othername file). */
@@ -551,12 +525,13 @@ export class DatabaseBuilder {
     const all = new Uint32Array(this.#seq);
     for (let i = 0; i < all.length; i++) all[i] = i + 1;
     const index = NpiIndex.of(this.#npiBySeq.data, all);
-    if (this.#repeated.length === 0) return index;
+    const repeated = index.repeated();
+    if (repeated.length === 0) return index;
     const dropRecord = this.#db.prepare("DELETE FROM record WHERE seq = ?");
     const dropRank = this.#db.prepare("DELETE FROM temp.rank WHERE seq = ?");
     const dropped = new Set<number>();
     this.#db.exec("BEGIN");
-    for (const npi of new Set(this.#repeated)) {
+    for (const npi of repeated) {
       // File order: by part, then by arrival within a part.
       const rows = [...index.seqsOf(npi)]
         .sort((a, b) => this.#parts.get(a) - this.#parts.get(b) || a - b);
@@ -597,7 +572,7 @@ export class DatabaseBuilder {
     for (const row of this.#stage.prepare("SELECT npi, date FROM deactivation").iterate()) {
       const { npi, date } = row as { npi: number; date: string | null };
       // Already applied to every record of the main file as it arrived.
-      if (this.#deactivatedOnArrival && this.#seen!.has(npi)) continue;
+      if (this.#deactivatedOnArrival && this.#npiIndex!.seqOf(npi) !== null) continue;
       const seq = this.#seqOf(npi);
       if (seq === null) {
         const stub = deactivate(deactivatedStub(String(npi)), date);
@@ -664,9 +639,13 @@ export class DatabaseBuilder {
   /** Adds the other names of the othername file to the index of their records. */
   #joinOtherNames(index: IndexBuilder, onProgress: FinalizeProgress): void {
     onProgress(0, 1, "other names");
-    for (const row of this.#db.prepare("SELECT npi, doc FROM other_name").iterate()) {
+    const recordOf = this.#recordsInNpiOrder();
+    const rows = this.#db.prepare(
+      "SELECT npi, doc FROM other_name INDEXED BY other_name_npi ORDER BY npi",
+    );
+    for (const row of rows.iterate()) {
       const { npi, doc } = row as { npi: number; doc: string };
-      const seq = this.#recordOf(npi);
+      const seq = recordOf(npi);
       if (seq === null) continue;
       const flags = index.flags(seq);
       const owner: NameOwner = flags & FLAG.individual
@@ -679,25 +658,25 @@ export class DatabaseBuilder {
   }
 
   /**
-   * Sets the side bits of the rank keys (which reference tables hold rows
-   * for each record); returns the number of reference rows whose NPI has no
-   * record.
+   * Notes which reference tables hold rows for each record (its side bits,
+   * read by the `side_bits(seq)` SQL function while ranking); returns the
+   * number of reference rows whose NPI has no record.
    */
   #markSides(): number {
     const sides = new Uint8Array(this.#seq + 1);
     let orphans = 0;
     for (const [table, bit] of SIDE_TABLES) {
-      for (const row of this.#db.prepare(`SELECT npi FROM ${table}`).iterate()) {
-        const seq = this.#recordOf((row as { npi: number }).npi);
+      const recordOf = this.#recordsInNpiOrder();
+      const rows = this.#db.prepare(
+        `SELECT npi FROM ${table} INDEXED BY ${table}_npi ORDER BY npi`,
+      );
+      for (const row of rows.iterate()) {
+        const seq = recordOf((row as { npi: number }).npi);
         if (seq === null) orphans++;
         else sides[seq]! |= bit;
       }
     }
-    // In seq order: the updates walk the rank keys forwards.
-    const update = this.#db.prepare("UPDATE temp.rank SET sides = ? WHERE seq = ?");
-    this.#db.exec("BEGIN");
-    for (let seq = 1; seq < sides.length; seq++) if (sides[seq]) update.run(sides[seq]!, seq);
-    this.#db.exec("COMMIT");
+    this.#db.function("side_bits", { deterministic: true }, (seq) => sides[seq as number] ?? 0);
     return orphans;
   }
 
@@ -712,7 +691,8 @@ export class DatabaseBuilder {
     db.exec(`DROP TABLE IF EXISTS provider; ${PROVIDER_TABLE}`);
     db.exec(`
       INSERT INTO provider (npi, record, active, postal, sides)
-      SELECT npi, seq, active, postal, sides FROM temp.rank ORDER BY active DESC, sort_key, npi`);
+      SELECT npi, seq, active, postal, side_bits(seq) FROM temp.rank
+      ORDER BY active DESC, sort_key, npi`);
     const size = (db.prepare("SELECT count(*) AS n FROM provider").get() as { n: number }).n;
     const seqById = new Uint32Array(size + 1);
     const idBySeq = new Uint32Array(this.#seq + 1);

@@ -79,10 +79,35 @@ export class NpiIndex {
     return this.#seqs.subarray(lo, end);
   }
 
+  /** The NPIs with more than one seq, ascending. */
+  repeated(): number[] {
+    const out: number[] = [];
+    const npis = this.#npis;
+    for (let i = 1; i < npis.length; i++) {
+      if (npis[i] === npis[i - 1] && npis[i] !== out.at(-1)) out.push(npis[i]!);
+    }
+    return out;
+  }
+
   /** The last seq of `npi`, or null when it has none. */
   seqOf(npi: number): number | null {
     const seqs = this.seqsOf(npi);
     return seqs.length > 0 ? seqs[seqs.length - 1]! : null;
+  }
+
+  /**
+   * A lookup for NPIs asked in ascending order (a merge walk: each call
+   * moves forwards from the last): the last seq of `npi`, or null.
+   */
+  walker(): (npi: number) => number | null {
+    const npis = this.#npis, seqs = this.#seqs;
+    let at = 0;
+    return (npi) => {
+      while (at < npis.length && npis[at]! < npi) at++;
+      let end = at;
+      while (end < npis.length && npis[end] === npi) end++;
+      return end > at ? seqs[end - 1]! : null;
+    };
   }
 
   /** The index without the seqs `dropped` says to drop. */

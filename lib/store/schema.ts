@@ -67,8 +67,7 @@ CREATE TEMP TABLE rank (
   npi INTEGER NOT NULL,
   active INTEGER NOT NULL,
   sort_key TEXT NOT NULL,
-  postal TEXT,
-  sides INTEGER NOT NULL DEFAULT 0
+  postal TEXT
 );
 `;
 

@@ -1,0 +1,57 @@
+/** Set operations on posting lists, checked against plain arrays. */
+import { assertEquals, assertThrows } from "@std/assert";
+import { sortUnique, sortUniqueBelow, unionAll } from "../lib/index/sorted.ts";
+
+/** A deterministic list of `count` ids below `universe`, with repeats. */
+function ids(count: number, universe: number, seed: number): Uint32Array {
+  let x = seed;
+  return Uint32Array.from({ length: count }, () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x % universe;
+  });
+}
+
+/** What a sorted, duplicate-free list of `list` must be. */
+function expected(list: ArrayLike<number>): number[] {
+  return [...new Set(Array.from(list))].sort((a, b) => a - b);
+}
+
+Deno.test("[sorted] sortUniqueBelow equals sortUnique, short and long, sparse and dense", () => {
+  const cases: [number, number][] = [[10, 50], [5000, 1_000_000], [20_000, 30_000], [100_000, 64]];
+  for (const [count, universe] of cases) {
+    for (const seed of [1, 2]) {
+      const list = ids(count, universe, seed);
+      const want = expected(list);
+      assertEquals(
+        [...sortUniqueBelow(list.slice(), universe)],
+        want,
+        `${count} below ${universe}`,
+      );
+      assertEquals([...sortUnique(list.slice())], want);
+    }
+  }
+  // The bitmap is left clear: a second call sees only its own ids.
+  assertEquals([...sortUniqueBelow(Uint32Array.from({ length: 5000 }, () => 7), 100)], [7]);
+});
+
+Deno.test("[sorted] sortUniqueBelow rejects an id outside the universe and stays usable", () => {
+  const list = ids(6000, 1000, 3);
+  list[5999] = 1000;
+  assertThrows(() => sortUniqueBelow(list, 1000), RangeError, "not below 1000");
+  assertEquals([...sortUniqueBelow(Uint32Array.from({ length: 5000 }, (_, i) => i % 3), 1000)], [
+    0,
+    1,
+    2,
+  ]);
+});
+
+Deno.test("[sorted] unionAll of many long lists, with and without a universe", () => {
+  const lists = Array.from({ length: 12 }, (_, i) => sortUnique(ids(3000, 200_000, i + 1)));
+  const want = expected(lists.flatMap((l) => [...l]));
+  assertEquals([...unionAll(lists, 200_000)], want);
+  assertEquals([...unionAll(lists)], want);
+  assertEquals(
+    [...unionAll(lists.slice(0, 3), 200_000)],
+    expected(lists.slice(0, 3).flatMap((l) => [...l])),
+  );
+});
