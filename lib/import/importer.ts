@@ -502,6 +502,8 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       });
       files.push(f);
       builder.addFile(f);
+      // The reference files that follow are joined to the records as they are read.
+      if (!update) builder.recordsDone();
     }
     await csv("othername", options.othername, (fields) => {
       const { npi, name } = otherNameFromRow(fields);

@@ -155,6 +155,11 @@ export class DatabaseBuilder {
   readonly #npiBySeq = new SeqColumn((n) => new Float64Array(n));
   /** The records by NPI, once every record is in (see {@linkcode NpiIndex}). */
   #npiIndex: NpiIndex | null = null;
+  /**
+   * After {@linkcode recordsDone}: the side bits of each seq and the count
+   * of reference rows without a record, kept as the rows arrive.
+   */
+  #arrivals: { sides: Uint8Array; orphans: number } | null = null;
   /** Fresh builds: the main file's records arrive with the deactivation report applied. */
   #deactivatedOnArrival = false;
   /** Updates: seqs of NPIs this update added. */
@@ -391,10 +396,36 @@ export class DatabaseBuilder {
     return (npi) => next(npi) ?? this.#added.get(npi) ?? null;
   }
 
+  /**
+   * A fresh build, once every record of the main file (and the deactivation
+   * report, if any) is in: drops repeated rows, gives deactivated NPIs
+   * without a record one, and from then on joins each reference row to its
+   * record as it arrives, instead of in a pass over the tables at the end.
+   */
+  recordsDone(): void {
+    if (this.#update || this.#arrivals) return;
+    this.flush();
+    this.#npiIndex = this.#dropRepeated();
+    this.#applyDeactivations();
+    this.#arrivals = { sides: new Uint8Array(this.#seq + 1), orphans: 0 };
+  }
+
+  /** After {@linkcode recordsDone}: notes a reference row; returns its record's seq, or null. */
+  #arrive(npi: number, bit: number): number | null {
+    const arrivals = this.#arrivals;
+    if (!arrivals) return null;
+    const seq = this.#added.get(npi) ?? this.#npiIndex!.seqOf(npi);
+    if (seq === null) arrivals.orphans++;
+    else arrivals.sides[seq]! |= bit;
+    return seq;
+  }
+
   /** Adds an other name (othername file). */
   addOtherName(npi: string, name: OtherName): void {
     this.#begin();
     this.#insertSide.other_name.run(Number(npi), packOtherName(name));
+    const seq = this.#arrive(Number(npi), SIDE.otherNames);
+    if (seq !== null) this.#index!.addTerms(seq, otherNameTerms([name], this.#ownerOf(seq)));
     this.#wrote();
   }
 
@@ -403,6 +434,7 @@ export class DatabaseBuilder {
     this.#begin();
     this.#zipsNotFound += locatePlaces([location]);
     this.#insertSide.location.run(Number(npi), JSON.stringify(packOtherLocation(location)));
+    this.#arrive(Number(npi), SIDE.locations);
     this.#wrote();
   }
 
@@ -410,7 +442,18 @@ export class DatabaseBuilder {
   addEndpoint(npi: string, endpoint: Endpoint): void {
     this.#begin();
     this.#insertSide.endpoint.run(Number(npi), JSON.stringify(packEndpoint(endpoint)));
+    this.#arrive(Number(npi), SIDE.endpoints);
     this.#wrote();
+  }
+
+  /** Whose names a record's other names are, from its index flags. */
+  #ownerOf(seq: number): NameOwner {
+    const flags = this.#index!.flags(seq);
+    return flags & FLAG.individual
+      ? "individual"
+      : flags & FLAG.organization
+      ? "organization"
+      : null;
   }
 
   /** Stages a deactivation from the monthly report; `date` is ISO or null. */
@@ -461,14 +504,19 @@ export class DatabaseBuilder {
       this.#applyDeactivations();
       this.#index = this.#reindex(onProgress);
       this.#npiIndex = this.#rankedNpis();
-    } else {
+    } else if (!this.#arrivals) {
       this.#npiIndex = this.#dropRepeated();
       this.#applyDeactivations();
     }
     const index = this.#index!;
-    this.#joinOtherNames(index, onProgress);
-    stats.orphans = this.#markSides();
-    const ranking = this.#rank(onProgress);
+    let sides: Uint8Array;
+    if (this.#arrivals) {
+      ({ sides, orphans: stats.orphans } = this.#arrivals);
+    } else {
+      this.#joinOtherNames(index, onProgress);
+      ({ sides, orphans: stats.orphans } = this.#markSides());
+    }
+    const ranking = this.#rank(sides, onProgress);
     onProgress(1, 1, "provider indexes");
     db.exec(`${PROVIDER_INDEXES} DROP TABLE temp.rank;`);
     index.write(db, ranking, (phase) => onProgress(ranking.size, ranking.size, phase));
@@ -647,22 +695,15 @@ export class DatabaseBuilder {
       const { npi, doc } = row as { npi: number; doc: string };
       const seq = recordOf(npi);
       if (seq === null) continue;
-      const flags = index.flags(seq);
-      const owner: NameOwner = flags & FLAG.individual
-        ? "individual"
-        : flags & FLAG.organization
-        ? "organization"
-        : null;
-      index.addTerms(seq, otherNameTerms([unpackOtherName(doc)], owner));
+      index.addTerms(seq, otherNameTerms([unpackOtherName(doc)], this.#ownerOf(seq)));
     }
   }
 
   /**
-   * Notes which reference tables hold rows for each record (its side bits,
-   * read by the `side_bits(seq)` SQL function while ranking); returns the
-   * number of reference rows whose NPI has no record.
+   * Which reference tables hold rows for each record (its side bits), and
+   * the number of reference rows whose NPI has no record.
    */
-  #markSides(): number {
+  #markSides(): { sides: Uint8Array; orphans: number } {
     const sides = new Uint8Array(this.#seq + 1);
     let orphans = 0;
     for (const [table, bit] of SIDE_TABLES) {
@@ -676,18 +717,19 @@ export class DatabaseBuilder {
         else sides[seq]! |= bit;
       }
     }
-    this.#db.function("side_bits", { deterministic: true }, (seq) => sides[seq as number] ?? 0);
-    return orphans;
+    return { sides, orphans };
   }
 
   /**
    * Ranks every record and writes the provider table in rank order, in one
-   * statement; returns the ranking the index is numbered by.
+   * statement, its side bits from `sides` (by seq); returns the ranking the
+   * index is numbered by.
    */
-  #rank(onProgress: FinalizeProgress): Ranking {
+  #rank(sides: Uint8Array, onProgress: FinalizeProgress): Ranking {
     const db = this.#db;
     onProgress(0, 1, "ranking");
-    // The provider table in rank order (ids are given in insertion order).
+    // The provider table in rank order (ids are given in insertion order), with the side bits.
+    db.function("side_bits", { deterministic: true }, (seq) => sides[seq as number] ?? 0);
     db.exec(`DROP TABLE IF EXISTS provider; ${PROVIDER_TABLE}`);
     db.exec(`
       INSERT INTO provider (npi, record, active, postal, sides)
