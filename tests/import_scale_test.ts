@@ -99,6 +99,19 @@ Deno.test("[import] a main file read in two halves gives the same database", asy
       const a = content(`${dir}/split.db`), b = content(`${dir}/whole.db`);
       for (const table of Object.keys(a)) assertEquals(a[table], b[table], table);
     });
+    await t.step("the same with every thread's lists spilled in small segments", async () => {
+      // The importing thread's own segments keep the posting lists out of the worker.
+      await runImport({
+        db: `${dir}/spilled.db`,
+        npi,
+        ...base,
+        splitMinBytes: 1,
+        segmentEntries: 300,
+        progress: quiet,
+      });
+      const a = content(`${dir}/spilled.db`), b = content(`${dir}/whole.db`);
+      for (const table of Object.keys(a)) assertEquals(a[table], b[table], table);
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

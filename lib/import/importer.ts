@@ -523,7 +523,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       builder.addFile(f);
     }
     let phase = "";
-    const stats = builder.finalize((done, total, current) => {
+    const stats = await builder.finalizeInParallel((done, total, current) => {
       if (current !== phase) {
         phase = current;
         options.progress.start(`finalizing (${current})`, total);

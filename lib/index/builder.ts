@@ -6,26 +6,29 @@
  *
  * Memory stays bounded: posting lists grow in memory until they hold
  * `segmentEntries` ids, then are written to a scratch database as one sorted
- * segment; `write` merges the segments term by term. Columns (flags, state,
- * city, ZIP, coordinates, taxonomy codes) are typed arrays of a few bytes
- * per provider.
+ * segment; `write` merges the segments term by term (`lib/index/merge.ts`),
+ * or `startPostings` has a worker do it while `writeBeside` writes the rest.
+ * Columns (flags, state, city, ZIP, coordinates, taxonomy codes) are typed
+ * arrays of a few bytes per provider.
  *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import {
-  cellOf,
-  FIELD,
-  PREFIX_LENGTHS,
-  PREFIX_MIN_TERMS,
-  PREFIXED_FIELDS,
-  TEXT_FIELDS,
-} from "./fields.ts";
+import { cellOf, FIELD, PREFIXED_FIELDS } from "./fields.ts";
 import type { IndexEntry } from "./entry.ts";
 import { INDEX_SCHEMA } from "./schema.ts";
 import { buildVocabulary } from "./vocabulary.ts";
-import { sortUnique, sortUniqueBelow, unionAll } from "./sorted.ts";
-import { bytesOf, GrowableList, uint32Of } from "./typed.ts";
+import { sortUnique } from "./sorted.ts";
+import {
+  mergeTerms,
+  type Numbered,
+  type PostingSink,
+  type SegmentRange,
+  type SegmentSource,
+  writeField,
+} from "./merge.ts";
+import type { PostingsMessage, PostingsRequest } from "./postings_worker.ts";
+import { bytesOf, GrowableList } from "./typed.ts";
 
 type NumberArray = Uint8Array | Uint16Array | Uint32Array | Float32Array;
 
@@ -133,11 +136,18 @@ export interface IndexPart {
   codes: string[];
 }
 
-/** Where one field of one segment lies in the scratch table. */
-export interface SegmentRange {
-  field: number;
-  first: number;
-  last: number;
+/** The scratch table of spilled posting segments. */
+const SEGMENT_TABLE =
+  "CREATE TABLE IF NOT EXISTS index_segment (field INTEGER NOT NULL, term TEXT NOT NULL, ids BLOB NOT NULL)";
+
+type WriteRow = (field: number, term: string, ids: Uint8Array) => void;
+
+/** Posting lists being written by a worker ({@linkcode IndexBuilder.startPostings}). */
+export interface PostingsJob {
+  /** The scratch database they are written to. */
+  out: string;
+  /** Settles when the worker is done. */
+  done: Promise<void>;
 }
 
 /** Accumulates index entries by seq and writes the ranked index. */
@@ -166,6 +176,7 @@ export class IndexBuilder {
   /** Parts attached from other threads, with their seq translation. */
   readonly #attached: {
     db: DatabaseSync;
+    path: string;
     segments: SegmentRange[][];
     seqOf: Uint32Array;
     /** The id of each of the part's seqs, once ranked. */
@@ -187,9 +198,7 @@ export class IndexBuilder {
     this.#scratch = options.scratch;
     this.#segmentEntries = options.segmentEntries ?? 16_000_000;
     for (const field of PREFIXED_FIELDS) this.#postings.set(field, new Map());
-    this.#scratch.exec(
-      "CREATE TABLE IF NOT EXISTS index_segment (field INTEGER NOT NULL, term TEXT NOT NULL, ids BLOB NOT NULL)",
-    );
+    this.#scratch.exec(SEGMENT_TABLE);
   }
 
   /** The highest seq added. */
@@ -297,7 +306,7 @@ export class IndexBuilder {
       }
     }
     const db = new DatabaseSync(part.scratchPath, { readOnly: true });
-    this.#attached.push({ db, segments: part.segments, seqOf });
+    this.#attached.push({ db, path: part.scratchPath, segments: part.segments, seqOf });
   }
 
   /** Closes the scratch databases of attached parts. */
@@ -334,7 +343,12 @@ export class IndexBuilder {
 
   /** Writes the in-memory posting lists as one sorted segment and forgets them. */
   #spill(): void {
-    const db = this.#scratch;
+    this.#segments.push(this.#spillTo(this.#scratch));
+    this.#entries = 0;
+  }
+
+  /** Writes the in-memory posting lists to `db` as one sorted segment; returns where. */
+  #spillTo(db: DatabaseSync): SegmentRange[] {
     const insert = db.prepare("INSERT INTO index_segment (field, term, ids) VALUES (?, ?, ?)");
     const lastRowid = () =>
       (db.prepare("SELECT coalesce(max(rowid), 0) AS n FROM index_segment").get() as { n: number })
@@ -351,69 +365,7 @@ export class IndexBuilder {
       terms.clear();
     }
     db.exec("RELEASE spill");
-    this.#segments.push(ranges);
-    this.#entries = 0;
-  }
-
-  /**
-   * Every term of `field` with its lists from each segment, in term order;
-   * each list comes with the array that turns its numbers into ids (`toId`
-   * for the build's own seqs, composed with `seqOf` for an attached part's).
-   */
-  *#merged(field: number, toId: Uint32Array): Generator<[string, Numbered[]]> {
-    type Head = { term: string; list: Numbered; next: () => Head | null };
-    const fromIterator = (it: Iterator<[string, Numbered]>): Head | null => {
-      const r = it.next();
-      if (r.done) return null;
-      return { term: r.value[0], list: r.value[1], next: () => fromIterator(it) };
-    };
-    const sources: Iterator<[string, Numbered]>[] = [];
-    const addSegments = (db: DatabaseSync, segments: SegmentRange[][], ids: Uint32Array) => {
-      for (const segment of segments) {
-        const part = segment.find((r) => r.field === field);
-        if (!part || part.last < part.first) continue;
-        // One statement per segment: the segments are read side by side.
-        const range = db.prepare(
-          "SELECT term, ids FROM index_segment WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
-        );
-        sources.push(
-          (function* () {
-            for (const row of range.iterate(part.first, part.last)) {
-              const { term, ids: blob } = row as { term: string; ids: Uint8Array };
-              yield [term, { numbers: uint32Of(blob), toId: ids }] as [string, Numbered];
-            }
-          })(),
-        );
-      }
-    };
-    addSegments(this.#scratch, this.#segments, toId);
-    for (const part of this.#attached) addSegments(part.db, part.segments, part.toId!);
-    const memory = this.#postings.get(field)!;
-    sources.push(
-      (function* () {
-        for (const term of [...memory.keys()].sort()) {
-          yield [term, { numbers: seqs(memory.get(term)!), toId }] as [string, Numbered];
-        }
-      })(),
-    );
-    let heads = sources.map(fromIterator).filter((h): h is Head => h !== null);
-    while (heads.length > 0) {
-      let term = heads[0]!.term;
-      for (const h of heads) if (h.term < term) term = h.term;
-      const lists: Numbered[] = [];
-      const next: Head[] = [];
-      for (const h of heads) {
-        if (h.term !== term) {
-          next.push(h);
-          continue;
-        }
-        lists.push(h.list);
-        const after = h.next();
-        if (after) next.push(after);
-      }
-      heads = next;
-      yield [term, lists];
-    }
+    return ranges;
   }
 
   /**
@@ -421,43 +373,161 @@ export class IndexBuilder {
    * numbered by `ranking`.
    */
   write(db: DatabaseSync, ranking: Ranking, onProgress: (phase: string) => void = () => {}): void {
+    const sink = this.#beginWrite(db);
+    onProgress("postings");
+    const own = { db: this.#scratch, segments: this.#segments, toId: ranking.idBySeq };
+    const sources = [own, ...this.#partSources(ranking)];
+    for (const field of PREFIXED_FIELDS) {
+      const memory = this.#postings.get(field)!;
+      const held = function* (): Generator<[string, Numbered]> {
+        for (const [term, list] of memory) {
+          yield [term, { numbers: seqs(list), toId: ranking.idBySeq }];
+        }
+      };
+      writeField(field, mergeTerms(field, sources, held()), ranking.size + 1, sink);
+    }
+    this.#postings.clear();
+    onProgress("columns");
+    this.#writeColumns(db, ranking, sink);
+    this.#finishWrite(db, onProgress);
+  }
+
+  /**
+   * Starts writing the posting lists of the text and name fields in a
+   * worker, into a scratch database at `paths.out` (what is still in memory
+   * is first spilled to a new one at `paths.memory`); finish with
+   * {@linkcode writeBeside}. Null when some lists were spilled to this
+   * builder's own scratch database, which the worker cannot open: then use
+   * {@linkcode write}.
+   */
+  startPostings(ranking: Ranking, paths: { memory: string; out: string }): PostingsJob | null {
+    if (this.#segments.length > 0) return null;
+    const memory = new DatabaseSync(paths.memory);
+    let ranges: SegmentRange[];
+    try {
+      memory.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;");
+      memory.exec(SEGMENT_TABLE);
+      ranges = this.#spillTo(memory);
+    } finally {
+      memory.close();
+    }
+    const request: PostingsRequest = {
+      sources: [
+        { path: paths.memory, segments: [ranges], toId: ranking.idBySeq },
+        ...this.#partSources(ranking).map((source, k) => ({
+          path: this.#attached[k]!.path,
+          segments: source.segments as SegmentRange[][],
+          toId: source.toId,
+        })),
+      ],
+      fields: [...PREFIXED_FIELDS],
+      universe: ranking.size + 1,
+      out: paths.out,
+    };
+    const worker = new Worker(new URL("./postings_worker.ts", import.meta.url).href, {
+      type: "module",
+    });
+    const done = new Promise<void>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<PostingsMessage>) => {
+        if (event.data.type === "done") resolve();
+        else reject(new Error(`Writing the posting lists failed: ${event.data.message}`));
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        reject(new Error(`Writing the posting lists failed: ${event.message}`));
+      };
+    }).finally(() => worker.terminate());
+    worker.postMessage(request);
+    return { out: paths.out, done };
+  }
+
+  /**
+   * Writes the rest of the index into `db` while `job` writes the posting
+   * lists beside it, then copies them in (see {@linkcode startPostings}).
+   */
+  async writeBeside(
+    db: DatabaseSync,
+    ranking: Ranking,
+    job: PostingsJob,
+    onProgress: (phase: string) => void = () => {},
+  ): Promise<void> {
+    const sink = this.#beginWrite(db);
+    onProgress("columns");
+    this.#writeColumns(db, ranking, sink);
+    onProgress("postings");
+    await job.done;
+    const out = new DatabaseSync(job.out, { readOnly: true });
+    try {
+      for (
+        const row of out.prepare("SELECT field, term, ids FROM posting ORDER BY rowid").iterate()
+      ) {
+        const { field, term, ids } = row as { field: number; term: string; ids: Uint8Array };
+        sink.putBytes(field, term, ids);
+      }
+      for (const row of out.prepare("SELECT term, docs FROM term_docs ORDER BY rowid").iterate()) {
+        const { term, docs } = row as { term: string; docs: number };
+        sink.count(term, docs);
+      }
+    } finally {
+      out.close();
+    }
+    this.#finishWrite(db, onProgress);
+  }
+
+  /** The attached parts' segments, their seqs mapped straight to ranked ids. */
+  #partSources(ranking: Ranking): SegmentSource[] {
+    return this.#attached.map((part) => {
+      if (!part.toId) {
+        part.toId = new Uint32Array(part.seqOf.length);
+        for (let i = 0; i < part.toId.length; i++) {
+          part.toId[i] = ranking.idBySeq[part.seqOf[i]!] ?? 0;
+        }
+      }
+      return { db: part.db, segments: part.segments, toId: part.toId };
+    });
+  }
+
+  /** Creates the index tables, opens the transaction; returns where postings go. */
+  #beginWrite(db: DatabaseSync): PostingSink & { putBytes: WriteRow } {
     db.exec(INDEX_SCHEMA);
     db.exec("DELETE FROM posting; DELETE FROM index_blob;");
     db.exec("DROP TABLE IF EXISTS temp.vocabulary_scratch");
     db.exec("CREATE TEMP TABLE vocabulary_scratch (term TEXT NOT NULL, docs INTEGER NOT NULL)");
-    const n = ranking.size;
     const insert = db.prepare("INSERT INTO posting (field, term, ids) VALUES (?, ?, ?)");
-    const put = (field: number, term: string, ids: Uint32Array) =>
-      insert.run(field, term, bytesOf(ids));
     const count = db.prepare("INSERT INTO temp.vocabulary_scratch (term, docs) VALUES (?, ?)");
     db.exec("BEGIN");
-    onProgress("postings");
-    for (const part of this.#attached) {
-      const toId = new Uint32Array(part.seqOf.length);
-      for (let i = 0; i < toId.length; i++) toId[i] = ranking.idBySeq[part.seqOf[i]!] ?? 0;
-      part.toId = toId;
-    }
-    for (const field of PREFIXED_FIELDS) {
-      const text = TEXT_FIELDS.includes(field);
-      const prefixes = PREFIX_LENGTHS.map((length) => new PrefixGroup(length, n + 1));
-      const emit = (group: PrefixGroup) => {
-        const merged = group.take();
-        if (merged) put(field, `${merged.prefix}*`, merged.ids);
-      };
-      for (const [term, lists] of this.#merged(field, ranking.idBySeq)) {
-        const ids = renumber(lists, n + 1);
-        if (ids.length === 0) continue;
-        put(field, term, ids);
-        if (text) count.run(term, ids.length);
-        for (const group of prefixes) {
-          if (!group.accepts(term)) emit(group);
-          group.add(term, ids);
+    return {
+      put: (field, term, ids) => insert.run(field, term, bytesOf(ids)),
+      putBytes: (field, term, ids) => insert.run(field, term, ids),
+      count: (term, docs) => count.run(term, docs),
+    };
+  }
+
+  /** Commits, builds the typo vocabulary from the counted terms, and lets go of the scratch. */
+  #finishWrite(db: DatabaseSync, onProgress: (phase: string) => void): void {
+    db.exec("COMMIT");
+    onProgress("vocabulary");
+    const totals = db.prepare(
+      "SELECT term, sum(docs) AS docs FROM temp.vocabulary_scratch GROUP BY term",
+    );
+    buildVocabulary(
+      db,
+      (function* () {
+        for (const row of totals.iterate()) {
+          const { term, docs } = row as { term: string; docs: number };
+          yield [term, docs] as [string, number];
         }
-      }
-      for (const group of prefixes) emit(group);
-    }
-    this.#postings.clear();
-    onProgress("columns");
+      })(),
+    );
+    db.exec("DROP TABLE temp.vocabulary_scratch");
+    this.#scratch.exec("DELETE FROM index_segment");
+    this.close();
+  }
+
+  /** The ranked columns, the lists derived from them, and the specialty words' counts. */
+  #writeColumns(db: DatabaseSync, ranking: Ranking, sink: PostingSink): void {
+    const n = ranking.size;
+    const put = sink.put;
     const flags = this.#flags.ranked(ranking, new Uint8Array(n + 1));
     const state = renumbered(
       this.#state.ranked(ranking, new Uint8Array(n + 1)),
@@ -548,24 +618,7 @@ export class IndexBuilder {
         codes: this.#codes.values,
       })),
     );
-    for (const [word, docs] of this.#specialtyVocabulary(codes)) count.run(word, docs);
-    db.exec("COMMIT");
-    onProgress("vocabulary");
-    const totals = db.prepare(
-      "SELECT term, sum(docs) AS docs FROM temp.vocabulary_scratch GROUP BY term",
-    );
-    buildVocabulary(
-      db,
-      (function* () {
-        for (const row of totals.iterate()) {
-          const { term, docs } = row as { term: string; docs: number };
-          yield [term, docs] as [string, number];
-        }
-      })(),
-    );
-    db.exec("DROP TABLE temp.vocabulary_scratch");
-    this.#scratch.exec("DELETE FROM index_segment");
-    this.close();
+    for (const [word, docs] of this.#specialtyVocabulary(codes)) sink.count(word, docs);
   }
 
   /** Specialty words with how many providers carry a code they name. */
@@ -579,43 +632,6 @@ export class IndexBuilder {
       }
     }
     yield* words;
-  }
-}
-
-/**
- * The `jo*`-style list of one prefix length, built from the terms that
- * share it as they stream by in term order.
- */
-class PrefixGroup {
-  #prefix: string | null = null;
-  #lists: Uint32Array[] = [];
-  #terms = 0;
-  /** Prefixes of `length`; every id is below `universe`. */
-  constructor(readonly length: number, readonly universe: number) {}
-
-  /** Whether `term` belongs to the group being built (or can start it). */
-  accepts(term: string): boolean {
-    return this.#prefix !== null && term.length >= this.length &&
-      term.startsWith(this.#prefix);
-  }
-
-  add(term: string, ids: Uint32Array): void {
-    if (term.length < this.length) return;
-    if (this.#prefix === null) this.#prefix = term.slice(0, this.length);
-    this.#lists.push(ids);
-    // The term equal to the prefix is merged in but does not count towards the minimum.
-    if (term.length > this.length) this.#terms++;
-  }
-
-  /** The merged list when enough terms share the prefix; resets the group. */
-  take(): { prefix: string; ids: Uint32Array } | null {
-    const out = this.#prefix !== null && this.#terms >= PREFIX_MIN_TERMS
-      ? { prefix: this.#prefix, ids: unionAll(this.#lists, this.universe) }
-      : null;
-    this.#prefix = null;
-    this.#lists = [];
-    this.#terms = 0;
-    return out;
   }
 }
 
@@ -652,25 +668,4 @@ function renumbered<T extends Uint8Array | Uint32Array>(column: T, renumber: Uin
 
 function seqs(entry: GrowableList | number): Uint32Array {
   return typeof entry === "number" ? Uint32Array.of(entry) : entry.view();
-}
-
-/** A list of numbers and the array that turns each into an id (0: dropped). */
-interface Numbered {
-  numbers: Uint32Array;
-  toId: Uint32Array;
-}
-
-/** Lists renumbered to ids below `universe`: sorted, without repeats or dropped records. */
-function renumber(lists: readonly Numbered[], universe: number): Uint32Array {
-  let total = 0;
-  for (const l of lists) total += l.numbers.length;
-  const out = new Uint32Array(total);
-  let at = 0;
-  for (const { numbers, toId } of lists) {
-    for (let i = 0; i < numbers.length; i++) {
-      const id = toId[numbers[i]!] ?? 0;
-      if (id !== 0) out[at++] = id;
-    }
-  }
-  return sortUniqueBelow(out.subarray(0, at), universe).slice();
 }

@@ -357,7 +357,12 @@ export class DatabaseBuilder {
 
   /** A scratch database file for the index part built by thread `k`; removed with the build. */
   partScratchPath(k: number): string {
-    const path = `${this.#stagePath}.part${k}`;
+    return this.#scratchPath(`part${k}`);
+  }
+
+  /** A scratch database file beside the stage, removed with the build. */
+  #scratchPath(name: string): string {
+    const path = `${this.#stagePath}.${name}`;
     this.#partPaths.add(path);
     return path;
   }
@@ -494,6 +499,37 @@ export class DatabaseBuilder {
    */
   finalize(onProgress: FinalizeProgress = () => {}): BuildStats {
     const started = performance.now();
+    const { stats, ranking } = this.#ranked(onProgress);
+    onProgress(1, 1, "provider indexes");
+    this.#db.exec(`${PROVIDER_INDEXES} DROP TABLE temp.rank;`);
+    this.#index!.write(this.#db, ranking, (phase) => onProgress(ranking.size, ranking.size, phase));
+    return this.#finish(stats, started);
+  }
+
+  /**
+   * {@linkcode finalize}, with the posting lists of the text and name fields
+   * written by a worker while this thread writes the provider table's
+   * indexes and the index columns: the two halves of the work take the two
+   * cores.
+   */
+  async finalizeInParallel(onProgress: FinalizeProgress = () => {}): Promise<BuildStats> {
+    const started = performance.now();
+    const { stats, ranking } = this.#ranked(onProgress);
+    const index = this.#index!;
+    const job = index.startPostings(ranking, {
+      memory: this.#scratchPath("postings-memory"),
+      out: this.#scratchPath("postings"),
+    });
+    onProgress(1, 1, "provider indexes");
+    this.#db.exec(`${PROVIDER_INDEXES} DROP TABLE temp.rank;`);
+    const progress = (phase: string) => onProgress(ranking.size, ranking.size, phase);
+    if (job) await index.writeBeside(this.#db, ranking, job, progress);
+    else index.write(this.#db, ranking, progress);
+    return this.#finish(stats, started);
+  }
+
+  /** Everything up to the ranking: reference rows joined, deactivations applied, records ranked. */
+  #ranked(onProgress: FinalizeProgress): { stats: BuildStats; ranking: Ranking } {
     this.flush();
     const db = this.#db;
     const stats = emptyStats();
@@ -516,10 +552,12 @@ export class DatabaseBuilder {
       this.#joinOtherNames(index, onProgress);
       ({ sides, orphans: stats.orphans } = this.#markSides());
     }
-    const ranking = this.#rank(sides, onProgress);
-    onProgress(1, 1, "provider indexes");
-    db.exec(`${PROVIDER_INDEXES} DROP TABLE temp.rank;`);
-    index.write(db, ranking, (phase) => onProgress(ranking.size, ranking.size, phase));
+    return { stats, ranking: this.#rank(sides, onProgress) };
+  }
+
+  /** Writes the taxonomy and the metadata, and closes the file. */
+  #finish(stats: BuildStats, started: number): BuildStats {
+    const db = this.#db;
     this.#writeTaxonomy();
     const counts = db.prepare(
       "SELECT count(*) AS records, coalesce(sum(active), 0) AS active FROM provider",

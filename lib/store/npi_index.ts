@@ -46,10 +46,31 @@ function sortByNpi(seqs: Uint32Array, npiBySeq: Float64Array): Uint32Array {
 export class NpiIndex {
   readonly #npis: Float64Array;
   readonly #seqs: Uint32Array;
+  /**
+   * Where each bucket of NPIs starts in `#npis` (bucket `b` holds NPIs from
+   * `#min + b * #width`): a lookup reads one bucket of a few entries instead
+   * of binary-searching millions, each step of which misses the cache.
+   */
+  readonly #buckets: Uint32Array;
+  readonly #min: number;
+  readonly #width: number;
 
   private constructor(npis: Float64Array, seqs: Uint32Array) {
     this.#npis = npis;
     this.#seqs = seqs;
+    const n = npis.length;
+    this.#min = n > 0 ? npis[0]! : 0;
+    const span = n > 0 ? npis[n - 1]! - this.#min + 1 : 1;
+    // About two NPIs a bucket.
+    const count = Math.max(1, Math.ceil(n / 2));
+    this.#width = Math.max(1, Math.ceil(span / count));
+    this.#buckets = new Uint32Array(count + 1);
+    let b = 0;
+    for (let i = 0; i < n; i++) {
+      const bucket = Math.floor((npis[i]! - this.#min) / this.#width);
+      while (b <= bucket) this.#buckets[b++] = i;
+    }
+    while (b <= count) this.#buckets[b++] = n;
   }
 
   /** The index of `seqs`, whose NPIs are `npiBySeq[seq]`. */
@@ -68,7 +89,9 @@ export class NpiIndex {
   /** Every seq of `npi`, in seq order (more than one only when the NPI is repeated). */
   seqsOf(npi: number): Uint32Array {
     const npis = this.#npis;
-    let lo = 0, hi = npis.length;
+    const bucket = Math.floor((npi - this.#min) / this.#width);
+    if (!(bucket >= 0 && bucket < this.#buckets.length - 1)) return this.#seqs.subarray(0, 0);
+    let lo = this.#buckets[bucket]!, hi = this.#buckets[bucket + 1]!;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (npis[mid]! < npi) lo = mid + 1;
