@@ -16,7 +16,8 @@ export interface BenchResults {
   startup_ms: number;
   serve_rss_mb: number;
   serve_peak_rss_mb: number;
-  health: { ours: LoadResult; bare: LoadResult; ratio: number };
+  /** The round with the median ratio, and every round's ratio. */
+  health: { ours: LoadResult; bare: LoadResult; ratio: number; round_ratios: number[] };
   classes: Record<QueryClass, { c1: LoadResult; c8: LoadResult; totals: number | null }>;
   peer: {
     name: string;
@@ -85,9 +86,9 @@ export function markdownReport(r: BenchResults): string {
   );
   lines.push(`| every class p50 ≤ 3 ms at c=8 | worst ${f(maxP50, 2)} ms | ${mark(maxP50 <= 3)} |`);
   lines.push(
-    `| /health ≥ 0.8× bare Deno.serve | ${f(r.health.ratio, 2)}× | ${
-      mark(r.health.ratio >= 0.8)
-    } |`,
+    `| /health ≥ 0.8× bare Deno.serve | ${f(r.health.ratio, 2)}× (median of ${
+      (r.health.round_ratios ?? [r.health.ratio]).join(", ")
+    }) | ${mark(r.health.ratio >= 0.8)} |`,
   );
   lines.push(
     `| import ≥ 50,000 rows/s | ${f(r.import.rows_per_s, 0)} rows/s (${f(r.import.seconds)} s) | ${

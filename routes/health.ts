@@ -5,21 +5,22 @@
  */
 import type { Route } from "../lib/http/router.ts";
 import { ref } from "../lib/schemas.ts";
-import { JSON_CONTENT_TYPE } from "../lib/http/json.ts";
+import { JSON_CONTENT_TYPE, setHeaders } from "../lib/http/json.ts";
 import { COMMON_HEADERS } from "../lib/http/wrappers.ts";
 import type { RequestContext } from "../lib/http/handler.ts";
 import { REQUEST_ID_HEADER } from "../lib/http/request_id.ts";
 
 const BODY = '{"status":"ok"}';
 
-const HEADERS: [string, string][] = [...Object.entries(COMMON_HEADERS), [
-  "Content-Type",
-  JSON_CONTENT_TYPE,
-]];
+/** Every health response but its request id; cloned (the hottest route: cloning skips the header checks). */
+const TEMPLATE = new Response(BODY);
+setHeaders(TEMPLATE.headers, { ...COMMON_HEADERS, "Content-Type": JSON_CONTENT_TYPE });
 
-/** The health response for a request id, with every header made at once (the hottest route). */
+/** The health response for a request id. */
 export function healthResponse(requestId: string): Response {
-  return new Response(BODY, { headers: [...HEADERS, [REQUEST_ID_HEADER, requestId]] });
+  const response = TEMPLATE.clone();
+  response.headers.set(REQUEST_ID_HEADER, requestId);
+  return response;
 }
 
 /** Answers `{"status":"ok"}`. */

@@ -21,10 +21,7 @@ export function jsonResponse(
   body: unknown,
   init: { status?: number; headers?: Record<string, string> } = {},
 ): Response {
-  return new Response(JSON.stringify(body), {
-    status: init.status ?? 200,
-    headers: { ...COMMON_HEADERS, "Content-Type": JSON_CONTENT_TYPE, ...init.headers },
-  });
+  return jsonText(JSON.stringify(body), init);
 }
 
 /**
@@ -39,8 +36,21 @@ export function jsonText(
   text: string,
   init: { status?: number; headers?: Record<string, string> } = {},
 ): Response {
-  return new Response(text, {
-    status: init.status ?? 200,
-    headers: { ...COMMON_HEADERS, "Content-Type": JSON_CONTENT_TYPE, ...init.headers },
-  });
+  const response = new Response(text, { status: init.status ?? 200 });
+  setHeaders(response.headers, JSON_HEADERS);
+  if (init.headers) setHeaders(response.headers, init.headers);
+  return response;
+}
+
+const JSON_HEADERS: Readonly<Record<string, string>> = {
+  ...COMMON_HEADERS,
+  "Content-Type": JSON_CONTENT_TYPE,
+};
+
+/**
+ * Sets `headers` one by one: in Deno a few times cheaper than passing them
+ * to the `Response` constructor (which checks the whole init again).
+ */
+export function setHeaders(target: Headers, headers: Readonly<Record<string, string>>): void {
+  for (const name in headers) target.set(name, headers[name]!);
 }

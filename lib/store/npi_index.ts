@@ -88,18 +88,29 @@ export class NpiIndex {
 
   /** Every seq of `npi`, in seq order (more than one only when the NPI is repeated). */
   seqsOf(npi: number): Uint32Array {
+    const start = this.#start(npi);
+    return this.#seqs.subarray(start, this.#end(npi, start));
+  }
+
+  /** The first position whose NPI is not below `npi`, looked for in its bucket only. */
+  #start(npi: number): number {
     const npis = this.#npis;
     const bucket = Math.floor((npi - this.#min) / this.#width);
-    if (!(bucket >= 0 && bucket < this.#buckets.length - 1)) return this.#seqs.subarray(0, 0);
+    if (!(bucket >= 0 && bucket < this.#buckets.length - 1)) return npis.length;
     let lo = this.#buckets[bucket]!, hi = this.#buckets[bucket + 1]!;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (npis[mid]! < npi) lo = mid + 1;
       else hi = mid;
     }
-    let end = lo;
-    while (end < npis.length && npis[end] === npi) end++;
-    return this.#seqs.subarray(lo, end);
+    return lo;
+  }
+
+  /** The position after the run of `npi` that starts at `start`. */
+  #end(npi: number, start: number): number {
+    let end = start;
+    while (end < this.#npis.length && this.#npis[end] === npi) end++;
+    return end;
   }
 
   /** The NPIs with more than one seq, ascending. */
@@ -114,8 +125,9 @@ export class NpiIndex {
 
   /** The last seq of `npi`, or null when it has none. */
   seqOf(npi: number): number | null {
-    const seqs = this.seqsOf(npi);
-    return seqs.length > 0 ? seqs[seqs.length - 1]! : null;
+    const start = this.#start(npi);
+    const end = this.#end(npi, start);
+    return end > start ? this.#seqs[end - 1]! : null;
   }
 
   /**
