@@ -23,6 +23,22 @@ export interface FlagCounts {
   count(mask: number, value: number): number;
 }
 
+/**
+ * The index columns loaded at start: the ones searching reads (the ZIP and
+ * primary-code columns are stored too, but ZIP and code filters use their
+ * posting lists).
+ */
+const COLUMNS = [
+  "dictionaries",
+  "flags",
+  "state",
+  "city",
+  "lat",
+  "lon",
+  "tax_offsets",
+  "tax_codes",
+] as const;
+
 /** The loaded index of one database. */
 export class SearchIndex {
   /** Number of providers (ids run 1..size). */
@@ -30,7 +46,6 @@ export class SearchIndex {
   readonly flags: Uint8Array;
   readonly state: Uint8Array;
   readonly city: Uint32Array;
-  readonly zip: Uint32Array;
   readonly lat: Float32Array;
   readonly lon: Float32Array;
   readonly taxOffsets: Uint32Array;
@@ -47,7 +62,11 @@ export class SearchIndex {
 
   private constructor(db: DatabaseSync, cacheBytes: number) {
     const blobs = new Map<string, Uint8Array>();
-    for (const row of db.prepare("SELECT name, data FROM index_blob").all()) {
+    // Start-up time is mostly reading these.
+    const names = COLUMNS.map((name) => `'${name}'`).join(", ");
+    for (
+      const row of db.prepare(`SELECT name, data FROM index_blob WHERE name IN (${names})`).all()
+    ) {
       const { name, data } = row as { name: string; data: Uint8Array };
       blobs.set(name, data);
     }
@@ -69,7 +88,6 @@ export class SearchIndex {
     this.flags = need("flags");
     this.state = need("state");
     this.city = view(need("city"), Uint32Array, 4);
-    this.zip = view(need("zip"), Uint32Array, 4);
     this.lat = view(need("lat"), Float32Array, 4);
     this.lon = view(need("lon"), Float32Array, 4);
     this.taxOffsets = view(need("tax_offsets"), Uint32Array, 4);
