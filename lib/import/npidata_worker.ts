@@ -140,7 +140,8 @@ async function read(request: NpidataRequest): Promise<void> {
       try {
         let provider = providerFromRow(item.fields, columns);
         const npi = Number(provider.npi);
-        if (deactivations.has(npi)) provider = deactivate(provider, deactivations.get(npi) ?? null);
+        const deactivated = deactivations.get(npi); // A date, or null for the report's own.
+        if (deactivated !== undefined) provider = deactivate(provider, deactivated);
         const prepared = prepareProvider(provider);
         if (index) {
           index.add(++seq, prepared.entry);

@@ -28,39 +28,7 @@ import {
   writeField,
 } from "./merge.ts";
 import type { PostingsMessage, PostingsRequest } from "./postings_worker.ts";
-import { bytesOf, GrowableList } from "./typed.ts";
-
-type NumberArray = Uint8Array | Uint16Array | Uint32Array | Float32Array;
-
-class GrowableColumn<T extends NumberArray> {
-  data: T;
-  constructor(private make: (n: number) => T, capacity: number) {
-    this.data = make(capacity);
-  }
-  set(seq: number, value: number): void {
-    if (seq >= this.data.length) this.reserve(Math.max(seq + 1, Math.ceil(this.data.length * 1.5)));
-    this.data[seq] = value;
-  }
-  /** Makes room for seqs below `length`. */
-  reserve(length: number): void {
-    if (length <= this.data.length) return;
-    const next = this.make(length);
-    next.set(this.data as never);
-    this.data = next;
-  }
-  get(seq: number): number {
-    return seq < this.data.length ? this.data[seq]! : 0;
-  }
-  /**
-   * The values in rank order (`out[id] = data[seqById[id]]`); the column by
-   * seq is released.
-   */
-  ranked(ranking: Ranking, out: T): T {
-    for (let id = 1; id <= ranking.size; id++) out[id] = this.data[ranking.seqById[id]!]!;
-    this.data = this.make(0);
-    return out;
-  }
-}
+import { bytesOf, GrowableColumn, GrowableList, type NumberArray } from "./typed.ts";
 
 /** A dictionary of strings to small integers (0 is "none"). */
 class Dictionary {

@@ -1,6 +1,7 @@
 /**
  * Small typed-array helpers shared by the index builder, its vocabulary and
- * the importer: a growable list of 32-bit numbers, and blob views.
+ * the importer: a growable list of 32-bit numbers, a growable column of a
+ * number per seq, and blob views.
  *
  * @module
  */
@@ -38,6 +39,56 @@ export class GrowableList {
   /** The values so far (a view, valid until the next push). */
   view(): Uint32Array {
     return this.data.subarray(0, this.length);
+  }
+}
+
+/** The typed arrays a {@linkcode GrowableColumn} can hold. */
+export type NumberArray = Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array;
+
+/**
+ * A number per seq (what `make` fills a new array with by default), growing
+ * by half as needed.
+ *
+ * @example
+ * ```ts
+ * const parts = new GrowableColumn((n) => new Uint8Array(n));
+ * parts.set(5000, 1);
+ * parts.get(5000); // 1
+ * ```
+ */
+export class GrowableColumn<T extends NumberArray> {
+  data: T;
+  constructor(private readonly make: (length: number) => T, capacity = 1024) {
+    this.data = make(capacity);
+  }
+
+  /** Sets the value of `seq`. */
+  set(seq: number, value: number): void {
+    if (seq >= this.data.length) this.reserve(Math.max(seq + 1, Math.ceil(this.data.length * 1.5)));
+    this.data[seq] = value;
+  }
+
+  /** Makes room for seqs below `length`. */
+  reserve(length: number): void {
+    if (length <= this.data.length) return;
+    const next = this.make(length);
+    next.set(this.data as never);
+    this.data = next;
+  }
+
+  /** The value of `seq` (0 beyond the column). */
+  get(seq: number): number {
+    return seq < this.data.length ? this.data[seq]! : 0;
+  }
+
+  /**
+   * The values in rank order (`out[id] = data[seqById[id]]` for ids 1 to
+   * `size`); the column by seq is released.
+   */
+  ranked(ranking: { size: number; seqById: Uint32Array }, out: T): T {
+    for (let id = 1; id <= ranking.size; id++) out[id] = this.data[ranking.seqById[id]!]!;
+    this.data = this.make(0);
+    return out;
   }
 }
 

@@ -38,7 +38,7 @@ import {
 import { packOtherName, SIDE, unpackOtherName } from "./sides.ts";
 import { sortKey } from "./sort_key.ts";
 import { NpiIndex } from "./npi_index.ts";
-import { GrowableList } from "../index/typed.ts";
+import { GrowableColumn, GrowableList } from "../index/typed.ts";
 import { ZIP_DATASET } from "../geo/zip.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 
@@ -105,29 +105,6 @@ const SIDE_TABLES = [
   ["endpoint", SIDE.endpoints],
 ] as const;
 
-/** A number per seq (0 by default), growing as needed. */
-class SeqColumn<T extends Uint8Array | Float64Array> {
-  #data: T;
-  constructor(private readonly make: (length: number) => T) {
-    this.#data = make(1024);
-  }
-  set(seq: number, value: number): void {
-    if (seq >= this.#data.length) {
-      const next = this.make(Math.max(seq + 1, Math.ceil(this.#data.length * 1.5)));
-      next.set(this.#data as never);
-      this.#data = next;
-    }
-    this.#data[seq] = value;
-  }
-  get(seq: number): number {
-    return this.#data[seq] ?? 0;
-  }
-  /** The values so far (valid until the next `set`). */
-  get data(): T {
-    return this.#data;
-  }
-}
-
 /** Writes a new database file beside the target. */
 export class DatabaseBuilder {
   /** The file being written. */
@@ -150,16 +127,13 @@ export class DatabaseBuilder {
   /** Scratch files of index parts built in other threads. */
   readonly #partPaths = new Set<string>();
   /** The file part of each seq, for the seqs of parts after the first. */
-  readonly #parts = new SeqColumn((n) => new Uint8Array(n));
+  readonly #parts = new GrowableColumn((n) => new Uint8Array(n));
   /** Fresh builds: the NPI of each seq. */
-  readonly #npiBySeq = new SeqColumn((n) => new Float64Array(n));
+  readonly #npiBySeq = new GrowableColumn((n) => new Float64Array(n));
   /** The records by NPI, once every record is in (see {@linkcode NpiIndex}). */
   #npiIndex: NpiIndex | null = null;
-  /**
-   * After {@linkcode recordsDone}: the side bits of each seq and the count
-   * of reference rows without a record, kept as the rows arrive.
-   */
-  #arrivals: { sides: Uint8Array; orphans: number } | null = null;
+  /** After {@linkcode recordsDone}: the reference rows joined so far, as they arrive. */
+  #arrivals: Joins | null = null;
   /** Fresh builds: the main file's records arrive with the deactivation report applied. */
   #deactivatedOnArrival = false;
   /** Updates: seqs of NPIs this update added. */
@@ -393,15 +367,6 @@ export class DatabaseBuilder {
   }
 
   /**
-   * Finds the records of NPIs asked in ascending order, once the records
-   * are final (after deactivations): the seq of each, or null.
-   */
-  #recordsInNpiOrder(): (npi: number) => number | null {
-    const next = this.#npiIndex!.walker();
-    return (npi) => next(npi) ?? this.#added.get(npi) ?? null;
-  }
-
-  /**
    * A fresh build, once every record of the main file (and the deactivation
    * report, if any) is in: drops repeated rows, gives deactivated NPIs
    * without a record one, and from then on joins each reference row to its
@@ -412,25 +377,33 @@ export class DatabaseBuilder {
     this.flush();
     this.#npiIndex = this.#dropRepeated();
     this.#applyDeactivations();
-    this.#arrivals = { sides: new Uint8Array(this.#seq + 1), orphans: 0 };
+    this.#arrivals = this.#newJoins();
   }
 
-  /** After {@linkcode recordsDone}: notes a reference row; returns its record's seq, or null. */
-  #arrive(npi: number, bit: number): number | null {
-    const arrivals = this.#arrivals;
-    if (!arrivals) return null;
+  #newJoins(): Joins {
+    return { sides: new Uint8Array(this.#seq + 1), orphans: 0 };
+  }
+
+  /**
+   * Joins a reference row of `npi` (of the table `bit` stands for) to its
+   * record, once the records are final: sets the record's side bit and
+   * indexes an other name's words; a row without a record is counted.
+   */
+  #join(joins: Joins, npi: number, bit: number, name?: OtherName): void {
     const seq = this.#added.get(npi) ?? this.#npiIndex!.seqOf(npi);
-    if (seq === null) arrivals.orphans++;
-    else arrivals.sides[seq]! |= bit;
-    return seq;
+    if (seq === null) {
+      joins.orphans++;
+      return;
+    }
+    joins.sides[seq]! |= bit;
+    if (name) this.#index!.addTerms(seq, otherNameTerms([name], this.#ownerOf(seq)));
   }
 
   /** Adds an other name (othername file). */
   addOtherName(npi: string, name: OtherName): void {
     this.#begin();
     this.#insertSide.other_name.run(Number(npi), packOtherName(name));
-    const seq = this.#arrive(Number(npi), SIDE.otherNames);
-    if (seq !== null) this.#index!.addTerms(seq, otherNameTerms([name], this.#ownerOf(seq)));
+    if (this.#arrivals) this.#join(this.#arrivals, Number(npi), SIDE.otherNames, name);
     this.#wrote();
   }
 
@@ -439,7 +412,7 @@ export class DatabaseBuilder {
     this.#begin();
     this.#zipsNotFound += locatePlaces([location]);
     this.#insertSide.location.run(Number(npi), JSON.stringify(packOtherLocation(location)));
-    this.#arrive(Number(npi), SIDE.locations);
+    if (this.#arrivals) this.#join(this.#arrivals, Number(npi), SIDE.locations);
     this.#wrote();
   }
 
@@ -447,7 +420,7 @@ export class DatabaseBuilder {
   addEndpoint(npi: string, endpoint: Endpoint): void {
     this.#begin();
     this.#insertSide.endpoint.run(Number(npi), JSON.stringify(packEndpoint(endpoint)));
-    this.#arrive(Number(npi), SIDE.endpoints);
+    if (this.#arrivals) this.#join(this.#arrivals, Number(npi), SIDE.endpoints);
     this.#wrote();
   }
 
@@ -544,15 +517,9 @@ export class DatabaseBuilder {
       this.#npiIndex = this.#dropRepeated();
       this.#applyDeactivations();
     }
-    const index = this.#index!;
-    let sides: Uint8Array;
-    if (this.#arrivals) {
-      ({ sides, orphans: stats.orphans } = this.#arrivals);
-    } else {
-      this.#joinOtherNames(index, onProgress);
-      ({ sides, orphans: stats.orphans } = this.#markSides());
-    }
-    return { stats, ranking: this.#rank(sides, onProgress) };
+    const joins = this.#arrivals ?? this.#joinSides(onProgress);
+    stats.orphans = joins.orphans;
+    return { stats, ranking: this.#rank(joins.sides, onProgress) };
   }
 
   /** Writes the taxonomy and the metadata, and closes the file. */
@@ -722,40 +689,19 @@ export class DatabaseBuilder {
     return index;
   }
 
-  /** Adds the other names of the othername file to the index of their records. */
-  #joinOtherNames(index: IndexBuilder, onProgress: FinalizeProgress): void {
-    onProgress(0, 1, "other names");
-    const recordOf = this.#recordsInNpiOrder();
-    const rows = this.#db.prepare(
-      "SELECT npi, doc FROM other_name INDEXED BY other_name_npi ORDER BY npi",
-    );
-    for (const row of rows.iterate()) {
-      const { npi, doc } = row as { npi: number; doc: string };
-      const seq = recordOf(npi);
-      if (seq === null) continue;
-      index.addTerms(seq, otherNameTerms([unpackOtherName(doc)], this.#ownerOf(seq)));
-    }
-  }
-
-  /**
-   * Which reference tables hold rows for each record (its side bits), and
-   * the number of reference rows whose NPI has no record.
-   */
-  #markSides(): { sides: Uint8Array; orphans: number } {
-    const sides = new Uint8Array(this.#seq + 1);
-    let orphans = 0;
+  /** Joins every reference row to its record, in one pass over their tables (when not on arrival). */
+  #joinSides(onProgress: FinalizeProgress): Joins {
+    onProgress(0, 1, "reference rows");
+    const joins = this.#newJoins();
     for (const [table, bit] of SIDE_TABLES) {
-      const recordOf = this.#recordsInNpiOrder();
-      const rows = this.#db.prepare(
-        `SELECT npi FROM ${table} INDEXED BY ${table}_npi ORDER BY npi`,
-      );
+      const names = table === "other_name";
+      const rows = this.#db.prepare(`SELECT npi${names ? ", doc" : ""} FROM ${table}`);
       for (const row of rows.iterate()) {
-        const seq = recordOf((row as { npi: number }).npi);
-        if (seq === null) orphans++;
-        else sides[seq]! |= bit;
+        const { npi, doc } = row as { npi: number; doc?: string };
+        this.#join(joins, npi, bit, names ? unpackOtherName(doc!) : undefined);
       }
     }
-    return { sides, orphans };
+    return joins;
   }
 
   /**
@@ -857,6 +803,12 @@ function emptyStats(): BuildStats {
     orphans: 0,
     seconds: 0,
   };
+}
+
+/** Reference rows joined to their records: a side bit per seq, and rows without a record. */
+interface Joins {
+  sides: Uint8Array;
+  orphans: number;
 }
 
 /** A record for an NPI known only from the deactivation report. */

@@ -130,21 +130,6 @@ export class NpiIndex {
     return end > start ? this.#seqs[end - 1]! : null;
   }
 
-  /**
-   * A lookup for NPIs asked in ascending order (a merge walk: each call
-   * moves forwards from the last): the last seq of `npi`, or null.
-   */
-  walker(): (npi: number) => number | null {
-    const npis = this.#npis, seqs = this.#seqs;
-    let at = 0;
-    return (npi) => {
-      while (at < npis.length && npis[at]! < npi) at++;
-      let end = at;
-      while (end < npis.length && npis[end] === npi) end++;
-      return end > at ? seqs[end - 1]! : null;
-    };
-  }
-
   /** The index without the seqs `dropped` says to drop. */
   without(dropped: (seq: number) => boolean): NpiIndex {
     let n = 0;
