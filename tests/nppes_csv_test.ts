@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import { seededRandom } from "./_utils.ts";
-import { type CsvItem, type CsvReadOptions, readCsv } from "../lib/nppes/csv.ts";
+import { type CsvItem, type CsvReadOptions, readCsv, readCsvBatches } from "../lib/nppes/csv.ts";
 
 const encoder = new TextEncoder();
 
@@ -426,5 +426,46 @@ Deno.test("[csv] agrees with a reference parser on random input, however it is c
       expected,
       `random cuts: ${JSON.stringify(text)}`,
     );
+  }
+});
+
+/** Reads `bytes` with {@linkcode readCsvBatches}, each record through its lazy view. */
+async function readThroughViews(bytes: Uint8Array, chunkSize: number): Promise<CsvItem[]> {
+  const items: CsvItem[] = [];
+  let batchObject: unknown = null;
+  for await (const batch of readCsvBatches(streamOf(bytes, chunkSize))) {
+    assert(batch.size > 0, "a batch is empty");
+    assert(batchObject === null || batchObject === batch, "the batch object is not reused");
+    batchObject = batch;
+    for (let i = 0; i < batch.size; i++) {
+      const error = batch.error(i);
+      if (error !== null) {
+        assertEquals(batch.width(i), 0);
+        items.push({ line: batch.line(i), error });
+        continue;
+      }
+      const record = batch.record(i);
+      const fields = Array.from({ length: record.length }, (_, k) => record.at(k)!);
+      assertEquals(record.at(record.length), undefined);
+      assertEquals(record.at(-1), fields.at(-1));
+      assertEquals(batch.fields(i), fields);
+      items.push({ line: batch.line(i), fields });
+    }
+  }
+  return items;
+}
+
+Deno.test("[csv] batches read lazily give what readCsv gives", async () => {
+  const pieces = ['"', '""', ",", "\n", "\r\n", "a", "é", '"x"', '"a""b"', '"p\nq"'];
+  const next = seededRandom(20261122);
+  for (let round = 0; round < 300; round++) {
+    let text = "";
+    const length = Math.floor(next() * 40);
+    for (let i = 0; i < length; i++) text += pieces[Math.floor(next() * pieces.length)];
+    const bytes = encoder.encode(text);
+    const expected = referenceParse(text, 1024 * 1024);
+    for (const chunkSize of [0, 3]) {
+      assertEquals(await readThroughViews(bytes, chunkSize), expected, JSON.stringify(text));
+    }
   }
 });

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { readCsv } from "../nppes/csv.ts";
+import { readCsvBatches } from "../nppes/csv.ts";
+import { byteRange } from "./byte_range.ts";
 import { checkHeader, type NppesFileKind } from "../nppes/columns.ts";
 import {
   endpointFromRow,
@@ -12,6 +13,7 @@ import {
   nppesDate,
   otherNameFromRow,
   RowError,
+  type RowFields,
 } from "../nppes/record.ts";
 import { excelSerialToIsoDate, readXlsxRows } from "../nppes/xlsx.ts";
 import { isValidNpi } from "../npi.ts";
@@ -83,7 +85,7 @@ async function fileSize(path: string): Promise<number> {
   }
 }
 
-type RowSink = (fields: string[]) => void;
+type RowSink = (fields: RowFields) => void;
 
 /** Streams one CSV file through `sink`, checking its header; returns the file's record. */
 async function importCsv(
@@ -104,20 +106,22 @@ async function importCsv(
     }
   };
   try {
-    for await (const batch of readCsv(file.readable, { onBytes: (n) => (bytes = n) })) {
-      for (const item of batch) {
-        if ("error" in item) {
+    const source = byteRange(file, 0, size);
+    for await (const batch of readCsvBatches(source, { onBytes: (n) => (bytes = n) })) {
+      for (let i = 0; i < batch.size; i++) {
+        const error = batch.error(i);
+        if (error !== null) {
           if (header) {
             throw new ImportError(
-              `Cannot import '${path}': its header line is malformed: ${item.error}`,
+              `Cannot import '${path}': its header line is malformed: ${error}`,
             );
           }
-          skip(item.line, item.error);
+          skip(batch.line(i), error);
           continue;
         }
         if (header) {
           header = false;
-          const problems = options.checkHeader(item.fields);
+          const problems = options.checkHeader(batch.fields(i));
           if (problems.length > 0) {
             throw new ImportError(
               `Cannot import '${path}' as a ${kind} file: wrong header: ${problems.join("; ")}. ` +
@@ -127,11 +131,11 @@ async function importCsv(
           continue;
         }
         try {
-          sink(item.fields);
+          sink(batch.record(i));
           rows++;
         } catch (error) {
           if (!(error instanceof RowError)) throw error;
-          skip(item.line, error.message);
+          skip(batch.line(i), error.message);
         }
       }
       progress.update(bytes, rows);
@@ -151,7 +155,7 @@ async function importCsv(
 }
 
 /** Index ids each reading worker holds in memory before writing a segment (by default). */
-const WORKER_SEGMENT_ENTRIES = 8_000_000;
+const WORKER_SEGMENT_ENTRIES = 16_000_000;
 
 /** The main file is read by two workers when it is at least this large (by default). */
 const SPLIT_MIN_BYTES = 32 * 1024 * 1024;
@@ -338,10 +342,10 @@ async function importNpidata(
 }
 
 /** Parses one row of a deactivation report: NPI and date (text or Excel serial). */
-function deactivationRow(fields: readonly string[]): { npi: string; date: string | null } {
-  const npi = (fields[0] ?? "").trim();
+function deactivationRow(fields: RowFields): { npi: string; date: string | null } {
+  const npi = (fields.at(0) ?? "").trim();
   if (!isValidNpi(npi)) throw new RowError(`'${npi.slice(0, 20)}' is not a valid NPI`);
-  const raw = (fields[1] ?? "").trim();
+  const raw = (fields.at(1) ?? "").trim();
   const date = /^\d+(\.\d+)?$/.test(raw) ? excelSerialToIsoDate(Number(raw)) : nppesDate(raw);
   if (raw && !date) throw new RowError(`'${raw.slice(0, 20)}' is not a date (MM/DD/YYYY)`);
   return { npi, date };

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { readCsv } from "../nppes/csv.ts";
+import { readCsvBatches } from "../nppes/csv.ts";
 import { checkHeader, LAYOUTS } from "../nppes/columns.ts";
 import { providerFromRow, RowError } from "../nppes/record.ts";
 import {
@@ -21,6 +21,7 @@ import {
 } from "../store/prepare.ts";
 import { IndexBuilder, type IndexPart } from "../index/builder.ts";
 import { DatabaseSync } from "node:sqlite";
+import { byteRange } from "./byte_range.ts";
 
 /** Batches posted and not yet acknowledged, at most. */
 export const BATCHES_IN_FLIGHT = 4;
@@ -83,30 +84,6 @@ function scratchIndex(path: string, segmentEntries?: number): IndexBuilder {
 let credits = BATCHES_IN_FLIGHT;
 let wake: (() => void) | null = null;
 
-/** The bytes `start` to `end` of a file, in chunks of 1 MB. */
-function byteRange(file: Deno.FsFile, start: number, end: number): ReadableStream<Uint8Array> {
-  let at = start;
-  return new ReadableStream({
-    async start() {
-      await file.seek(start, Deno.SeekMode.Start);
-    },
-    async pull(controller) {
-      if (at >= end) {
-        controller.close();
-        return;
-      }
-      const buffer = new Uint8Array(Math.min(1 << 20, end - at));
-      const n = await file.read(buffer);
-      if (n === null || n === 0) {
-        controller.close();
-        return;
-      }
-      at += n;
-      controller.enqueue(n === buffer.length ? buffer : buffer.subarray(0, n));
-    },
-  });
-}
-
 async function read(request: NpidataRequest): Promise<void> {
   const columns = LAYOUTS.npidata.length;
   using file = await Deno.open(request.path);
@@ -121,24 +98,24 @@ async function read(request: NpidataRequest): Promise<void> {
   let seq = 0;
   const deactivations = request.deactivations ?? new Map<number, string | null>();
   const options = { onBytes: (n: number) => (bytes = n), onEnd: (n: number) => (nextLine = n) };
-  for await (const batch of readCsv(source, options)) {
+  for await (const batch of readCsvBatches(source, options)) {
     const providers: (PreparedProvider | PreparedRecord)[] = [];
     const skipped: SkippedRow[] = [];
-    for (const item of batch) {
+    for (let i = 0; i < batch.size; i++) {
+      const error = batch.error(i);
       if (header) {
         header = false;
-        const malformed = "error" in item ? item.error : null;
-        const problems = "error" in item ? [] : checkHeader("npidata", item.fields);
-        scope.postMessage({ type: "header", problems, malformed });
-        if (malformed || problems.length > 0) return;
+        const problems = error ? [] : checkHeader("npidata", batch.fields(i));
+        scope.postMessage({ type: "header", problems, malformed: error });
+        if (error || problems.length > 0) return;
         continue;
       }
-      if ("error" in item) {
-        skipped.push({ line: item.line, reason: item.error });
+      if (error) {
+        skipped.push({ line: batch.line(i), reason: error });
         continue;
       }
       try {
-        let provider = providerFromRow(item.fields, columns);
+        let provider = providerFromRow(batch.record(i), columns);
         const npi = Number(provider.npi);
         const deactivated = deactivations.get(npi); // A date, or null for the report's own.
         if (deactivated !== undefined) provider = deactivate(provider, deactivated);
@@ -150,7 +127,7 @@ async function read(request: NpidataRequest): Promise<void> {
         } else providers.push(prepared);
       } catch (error) {
         if (!(error instanceof RowError)) throw error;
-        skipped.push({ line: item.line, reason: error.message });
+        skipped.push({ line: batch.line(i), reason: error.message });
       }
     }
     if (providers.length === 0 && skipped.length === 0) continue;

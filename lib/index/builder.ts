@@ -29,32 +29,35 @@ import {
 } from "./merge.ts";
 import type { PostingsMessage, PostingsRequest } from "./postings_worker.ts";
 import { bytesOf, GrowableColumn, GrowableList, type NumberArray } from "./typed.ts";
+import { PostingBuffer } from "./postings.ts";
+import { TermTable } from "./term_table.ts";
 
 /** A dictionary of strings to small integers (0 is "none"). */
 class Dictionary {
-  values: string[] = [""];
-  #ids = new Map<string, number>();
+  #table = new TermTable();
+  /** The values by id (index 0 unused). */
+  get values(): string[] {
+    return ["", ...this.#table.terms];
+  }
+  /** The value of `id` ("" for 0). */
+  value(id: number): string {
+    return id === 0 ? "" : this.#table.terms[id - 1]!;
+  }
   /**
    * Renumbers the values in sorted order, so the written index does not
    * depend on the order providers arrived in; returns old id to new id.
    */
   sort(): Uint32Array {
-    const order = this.values.slice(1).sort();
-    const renumber = new Uint32Array(this.values.length);
-    order.forEach((value, i) => (renumber[this.#ids.get(value)!] = i + 1));
-    this.values = ["", ...order];
-    this.#ids = new Map(order.map((value, i) => [value, i + 1]));
+    const held = this.#table.terms;
+    const order = held.map((_, k) => k).sort((a, b) => (held[a]! < held[b]! ? -1 : 1));
+    const renumber = new Uint32Array(held.length + 1);
+    order.forEach((k, i) => (renumber[k + 1] = i + 1));
+    this.#table = new TermTable(held.length);
+    for (const k of order) this.#table.number(held[k]!);
     return renumber;
   }
   id(value: string | null): number {
-    if (!value) return 0;
-    let id = this.#ids.get(value);
-    if (id === undefined) {
-      id = this.values.length;
-      this.values.push(value);
-      this.#ids.set(value, id);
-    }
-    return id;
+    return value ? this.#table.number(value) + 1 : 0;
   }
 }
 
@@ -120,9 +123,8 @@ export interface PostingsJob {
 
 /** Accumulates index entries by seq and writes the ranked index. */
 export class IndexBuilder {
-  /** Per field, each term's seqs: a number while the term has one (most do), a list after. */
-  #postings = new Map<number, Map<string, GrowableList | number>>();
-  #entries = 0;
+  /** Posting terms not yet spilled. */
+  readonly #postings = new PostingBuffer(PREFIXED_FIELDS);
   readonly #segmentEntries: number;
   readonly #segments: SegmentRange[][] = [];
   readonly #scratch: DatabaseSync;
@@ -165,7 +167,6 @@ export class IndexBuilder {
     this.#describeWords = options.specialtyWords;
     this.#scratch = options.scratch;
     this.#segmentEntries = options.segmentEntries ?? 16_000_000;
-    for (const field of PREFIXED_FIELDS) this.#postings.set(field, new Map());
     this.#scratch.exec(SEGMENT_TABLE);
   }
 
@@ -287,21 +288,9 @@ export class IndexBuilder {
   addTerms(seq: number, terms: readonly (number | string)[]): void {
     for (let i = 0; i + 1 < terms.length; i += 2) {
       const term = terms[i + 1] as string;
-      if (!term) continue;
-      const map = this.#postings.get(terms[i] as number);
-      if (!map) throw new RangeError(`Field ${terms[i]} has no posting lists`);
-      const list = map.get(term);
-      if (list === undefined) map.set(term, seq);
-      else if (typeof list === "number") {
-        if (list === seq) continue;
-        const grown = new GrowableList(4, true);
-        grown.push(list);
-        grown.push(seq);
-        map.set(term, grown);
-      } else list.push(seq);
-      this.#entries++;
+      if (term) this.#postings.add(terms[i] as number, term, seq);
     }
-    if (this.#entries >= this.#segmentEntries) this.#spill();
+    if (this.#postings.size >= this.#segmentEntries) this.#spill();
   }
 
   /** Replaces the flags of `seq`. */
@@ -312,7 +301,6 @@ export class IndexBuilder {
   /** Writes the in-memory posting lists as one sorted segment and forgets them. */
   #spill(): void {
     this.#segments.push(this.#spillTo(this.#scratch));
-    this.#entries = 0;
   }
 
   /** Writes the in-memory posting lists to `db` as one sorted segment; returns where. */
@@ -324,13 +312,10 @@ export class IndexBuilder {
     const ranges: SegmentRange[] = [];
     // A savepoint: the build may have a transaction open on the scratch database.
     db.exec("SAVEPOINT spill");
-    for (const [field, terms] of this.#postings) {
+    for (const [field, lists] of this.#postings.drain()) {
       const first = lastRowid() + 1;
-      for (const term of [...terms.keys()].sort()) {
-        insert.run(field, term, bytesOf(seqs(terms.get(term)!)));
-      }
+      for (const [term, seqs] of lists) insert.run(field, term, bytesOf(seqs));
       ranges.push({ field, first, last: lastRowid() });
-      terms.clear();
     }
     db.exec("RELEASE spill");
     return ranges;
@@ -345,16 +330,14 @@ export class IndexBuilder {
     onProgress("postings");
     const own = { db: this.#scratch, segments: this.#segments, toId: ranking.idBySeq };
     const sources = [own, ...this.#partSources(ranking)];
-    for (const field of PREFIXED_FIELDS) {
-      const memory = this.#postings.get(field)!;
-      const held = function* (): Generator<[string, Numbered]> {
-        for (const [term, list] of memory) {
-          yield [term, { numbers: seqs(list), toId: ranking.idBySeq }];
-        }
-      };
-      writeField(field, mergeTerms(field, sources, held()), ranking.size + 1, sink);
+    const held = new Map<number, [string, Numbered][]>();
+    for (const [field, lists] of this.#postings.drain()) {
+      held.set(field, lists.map(([term, numbers]) => [term, { numbers, toId: ranking.idBySeq }]));
     }
-    this.#postings.clear();
+    for (const field of PREFIXED_FIELDS) {
+      writeField(field, mergeTerms(field, sources, held.get(field)), ranking.size + 1, sink);
+      held.delete(field);
+    }
     onProgress("columns");
     this.#writeColumns(db, ranking, sink);
     this.#finishWrite(db, onProgress);
@@ -538,8 +521,8 @@ export class IndexBuilder {
         if (to > from) put(field, name(v), groups.ids.subarray(from, to));
       }
     };
-    byValue(state, FIELD.state, (v) => this.#states.values[v]!);
-    byValue(city, FIELD.city, (v) => this.#cities.values[v]!);
+    byValue(state, FIELD.state, (v) => this.#states.value(v));
+    byValue(city, FIELD.city, (v) => this.#cities.value(v));
     byValue(zip, FIELD.zip5, (v) => String(v - 1).padStart(5, "0"));
     const cells = new Uint32Array(n + 1);
     for (let id = 1; id <= n; id++) {
@@ -564,7 +547,7 @@ export class IndexBuilder {
         const list = sortUnique(
           groups.ids.subarray(groups.offsets[code]!, groups.offsets[code + 1]!),
         );
-        if (list.length > 0) put(field, this.#codes.values[code]!, list);
+        if (list.length > 0) put(field, this.#codes.value(code), list);
       }
     }
     const blob = db.prepare("INSERT INTO index_blob (name, data) VALUES (?, ?)");
@@ -595,7 +578,7 @@ export class IndexBuilder {
     for (let k = 0; k < codes.length; k++) counts.set(codes[k]!, (counts.get(codes[k]!) ?? 0) + 1);
     const words = new Map<string, number>();
     for (const [code, count] of counts) {
-      for (const w of this.#describeWords(this.#codes.values[code]!)) {
+      for (const w of this.#describeWords(this.#codes.value(code))) {
         words.set(w, (words.get(w) ?? 0) + count);
       }
     }
@@ -632,8 +615,4 @@ function groupIds(
 function renumbered<T extends Uint8Array | Uint32Array>(column: T, renumber: Uint32Array): T {
   for (let i = 0; i < column.length; i++) column[i] = renumber[column[i]!]!;
   return column;
-}
-
-function seqs(entry: GrowableList | number): Uint32Array {
-  return typeof entry === "number" ? Uint32Array.of(entry) : entry.view();
 }

@@ -115,16 +115,219 @@ interface ParserState {
   line: number;
   /** Discarding the rest of a bad record's first line. */
   skipping: boolean;
-  /** The number of fields of the last record. */
-  width: number;
 }
 
 /**
- * Reads CSV records from a byte stream, in batches.
+ * The records parsed from one chunk of the source, kept as field bounds
+ * into the chunk's text: a field becomes a string only when it is asked
+ * for, and an empty one never does. What {@linkcode readCsvBatches} yields;
+ * one batch object is reused from chunk to chunk, so read what you need
+ * before asking for the next.
+ *
+ * @example
+ * ```ts
+ * for await (const batch of readCsvBatches(file.readable)) {
+ *   for (let i = 0; i < batch.size; i++) {
+ *     const error = batch.error(i);
+ *     if (error) console.warn(`line ${batch.line(i)}: ${error}`);
+ *     else console.log(batch.field(i, 0));
+ *   }
+ * }
+ * ```
+ */
+export class CsvBatch {
+  /** The text the fields are cut from. */
+  #text = "";
+  /** The number of items: records and bad records. */
+  size = 0;
+  /** Per item: its line, the index of its first field, its number of fields (-1: bad). */
+  #lines = new Int32Array(256);
+  #first = new Int32Array(256);
+  #width = new Int32Array(256);
+  /** Per field: start and end in the text; an end written `~end` marks `""` to unescape. */
+  #bounds = new Int32Array(4096);
+  #fields = 0;
+  #errors = new Map<number, string>();
+
+  /** The 1-based physical line where item `i` starts. */
+  line(i: number): number {
+    return this.#lines[i]!;
+  }
+
+  /** What is wrong with item `i`, or null for a record. */
+  error(i: number): string | null {
+    return this.#width[i]! < 0 ? this.#errors.get(i)! : null;
+  }
+
+  /** The number of fields of record `i` (0 for a bad record). */
+  width(i: number): number {
+    return Math.max(0, this.#width[i]!);
+  }
+
+  /** Field `k` of record `i` (unchecked: `k` must be below its width). */
+  field(i: number, k: number): string {
+    const b = (this.#first[i]! + k) * 2;
+    const start = this.#bounds[b]!, end = this.#bounds[b + 1]!;
+    if (end >= 0) return start === end ? "" : this.#text.slice(start, end);
+    return this.#text.slice(start, ~end).replaceAll('""', '"');
+  }
+
+  /** Record `i` as a read-only list of its fields, cut as they are read. */
+  record(i: number): CsvRecord {
+    return new CsvRecord(this, i);
+  }
+
+  /** The fields of record `i` as strings (none for a bad record). */
+  fields(i: number): string[] {
+    const fields = new Array<string>(this.width(i));
+    for (let k = 0; k < fields.length; k++) fields[k] = this.field(i, k);
+    return fields;
+  }
+
+  /** Item `i` with its fields as strings. */
+  item(i: number): CsvItem {
+    const error = this.error(i);
+    return error === null
+      ? { line: this.line(i), fields: this.fields(i) }
+      : { line: this.line(i), error };
+  }
+
+  /** Empties the batch for records cut from `text`. */
+  reset(text: string): void {
+    this.#text = text;
+    this.size = 0;
+    this.#fields = 0;
+    this.#errors.clear();
+  }
+
+  /** Starts the next record; returns where its fields begin (for {@linkcode dropFields}). */
+  beginRecord(): number {
+    return this.#fields;
+  }
+
+  /** Adds a field of the record being read: `text[start, end)`, with `""` unescaped when `escaped`. */
+  addField(start: number, end: number, escaped: boolean): void {
+    const b = this.#fields++ * 2;
+    if (b + 2 > this.#bounds.length) this.#bounds = grown(this.#bounds);
+    this.#bounds[b] = start;
+    this.#bounds[b + 1] = escaped ? ~end : end;
+  }
+
+  /** Forgets the fields added since `first` (a record left for the next chunk, or a bad one). */
+  dropFields(first: number): void {
+    this.#fields = first;
+  }
+
+  /** Ends the record whose fields start at `first`, found at `line`. */
+  endRecord(first: number, line: number): void {
+    const i = this.#newItem(line);
+    this.#first[i] = first;
+    this.#width[i] = this.#fields - first;
+  }
+
+  /** Adds a bad record found at `line`. */
+  addError(line: number, error: string): void {
+    const i = this.#newItem(line);
+    this.#width[i] = -1;
+    this.#errors.set(i, error);
+  }
+
+  #newItem(line: number): number {
+    const i = this.size++;
+    if (i === this.#lines.length) {
+      this.#lines = grown(this.#lines);
+      this.#first = grown(this.#first);
+      this.#width = grown(this.#width);
+    }
+    this.#lines[i] = line;
+    return i;
+  }
+}
+
+/**
+ * One record of a {@linkcode CsvBatch}, read like an array of its fields
+ * (`length` and `at`); valid as long as its batch is.
+ */
+export class CsvRecord {
+  /** The number of fields. */
+  readonly length: number;
+
+  /** The record `item` of `batch`. */
+  constructor(readonly batch: CsvBatch, readonly item: number) {
+    this.length = batch.width(item);
+  }
+
+  /** Field `k`, or undefined past the last one (negative `k` counts from the end). */
+  at(k: number): string | undefined {
+    const i = k < 0 ? k + this.length : k;
+    return i >= 0 && i < this.length ? this.batch.field(this.item, i) : undefined;
+  }
+}
+
+function grown(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(a.length * 2);
+  next.set(a);
+  return next;
+}
+
+/**
+ * Reads CSV records from a byte stream, one {@linkcode CsvBatch} per chunk
+ * of the source that completes at least one item (the same batch object
+ * each time). The source is read to its end, or cancelled when the caller
+ * stops early.
+ */
+export async function* readCsvBatches(
+  source: ReadableStream<Uint8Array>,
+  options: CsvReadOptions = {},
+): AsyncGenerator<CsvBatch> {
+  const max = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+  if (!Number.isSafeInteger(max) || max < 1) {
+    throw new RangeError(`Invalid 'maxRecordBytes' ${max}: must be a positive integer`);
+  }
+  const onBytes = options.onBytes;
+  const state: ParserState = { carry: "", line: 1, skipping: false };
+  const decoder = new TextDecoder("utf-8", { fatal: false });
+  const batch = new CsvBatch();
+  const reader = source.getReader();
+  let finished = false;
+  let bytesRead = 0;
+  try {
+    for (;;) {
+      const result = await reader.read();
+      if (result.done) {
+        finished = true;
+        break;
+      }
+      const chunk = result.value;
+      if (chunk.byteLength === 0) continue;
+      bytesRead += chunk.byteLength;
+      const text = decoder.decode(chunk, { stream: true });
+      batch.reset("");
+      if (text.length > 0) parseText(state, text, false, max, batch);
+      onBytes?.(bytesRead);
+      if (batch.size > 0) yield batch;
+    }
+    batch.reset("");
+    parseText(state, decoder.decode(), true, max, batch);
+    options.onEnd?.(state.line);
+    if (batch.size > 0) yield batch;
+  } finally {
+    if (!finished) {
+      // The caller stopped early or the source failed: let the source close.
+      await reader.cancel().catch(() => {});
+    }
+    reader.releaseLock();
+  }
+}
+
+/**
+ * Reads CSV records from a byte stream, in batches of items with their
+ * fields as strings.
  *
  * Each batch holds the items found in one chunk of the source (at most 2,000
  * a batch); no batch is empty. The source is read to its end, or cancelled
- * when the caller stops early.
+ * when the caller stops early. For the largest files, {@linkcode readCsvBatches}
+ * does the same work without making a string of every field.
  *
  * @example
  * ```ts
@@ -141,46 +344,13 @@ export async function* readCsv(
   source: ReadableStream<Uint8Array>,
   options: CsvReadOptions = {},
 ): AsyncGenerator<CsvItem[]> {
-  const max = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
-  if (!Number.isSafeInteger(max) || max < 1) {
-    throw new RangeError(`Invalid 'maxRecordBytes' ${max}: must be a positive integer`);
-  }
-  const onBytes = options.onBytes;
-  const state: ParserState = { carry: "", line: 1, skipping: false, width: 0 };
-  const decoder = new TextDecoder("utf-8", { fatal: false });
-  const reader = source.getReader();
-  let finished = false;
-  let bytesRead = 0;
-  try {
-    for (;;) {
-      const result = await reader.read();
-      if (result.done) {
-        finished = true;
-        break;
-      }
-      const chunk = result.value;
-      if (chunk.byteLength === 0) continue;
-      bytesRead += chunk.byteLength;
-      const text = decoder.decode(chunk, { stream: true });
-      const items: CsvItem[] = [];
-      if (text.length > 0) parseText(state, text, false, max, items);
-      onBytes?.(bytesRead);
-      for (let i = 0; i < items.length; i += BATCH_SIZE) {
-        yield items.length <= BATCH_SIZE ? items : items.slice(i, i + BATCH_SIZE);
-      }
+  for await (const batch of readCsvBatches(source, options)) {
+    for (let from = 0; from < batch.size; from += BATCH_SIZE) {
+      const to = Math.min(batch.size, from + BATCH_SIZE);
+      const items = new Array<CsvItem>(to - from);
+      for (let i = from; i < to; i++) items[i - from] = batch.item(i);
+      yield items;
     }
-    const items: CsvItem[] = [];
-    parseText(state, decoder.decode(), true, max, items);
-    options.onEnd?.(state.line);
-    for (let i = 0; i < items.length; i += BATCH_SIZE) {
-      yield items.length <= BATCH_SIZE ? items : items.slice(i, i + BATCH_SIZE);
-    }
-  } finally {
-    if (!finished) {
-      // The caller stopped early or the source failed: let the source close.
-      await reader.cancel().catch(() => {});
-    }
-    reader.releaseLock();
   }
 }
 
@@ -188,6 +358,15 @@ export async function* readCsv(
 function indexOrEnd(s: string, char: string, from: number): number {
   const i = s.indexOf(char, from);
   return i === -1 ? s.length : i;
+}
+
+/**
+ * The index of the next `"` in `s[from, end)`, or -1: a plain loop, as
+ * quoted values are short (a call to `indexOf` costs more than the scan).
+ */
+function closingQuote(s: string, from: number, end: number): number {
+  for (let i = from; i < end; i++) if (s.charCodeAt(i) === QUOTE) return i;
+  return -1;
 }
 
 /** The index of the first LF or CR in `s` from `from`, or -1. */
@@ -223,18 +402,19 @@ function describeChar(s: string, i: number): string {
 }
 
 /**
- * Parses `state.carry + text`, pushing every complete record to `out` and
- * keeping an unfinished one in `state`. With `final`, the text is the end of
- * the input.
+ * Parses `state.carry + text` into `out` (reset to that text), keeping an
+ * unfinished record in `state`. With `final`, the text is the end of the
+ * input.
  */
 function parseText(
   state: ParserState,
   text: string,
   final: boolean,
   max: number,
-  out: CsvItem[],
+  out: CsvBatch,
 ): void {
   const chunk = new Chunk(state.carry.length === 0 ? text : state.carry + text, final, max, state);
+  out.reset(chunk.s);
   state.carry = "";
   if (state.skipping && !chunk.skipLine()) return;
   chunk.findBreaks();
@@ -312,11 +492,11 @@ class Chunk {
   }
 
   /**
-   * Parses the record (or empty line) at `pos`, pushing the result to `out`.
-   * Returns false when the rest of the chunk must wait for the next one (the
-   * state for it is saved).
+   * Parses the record (or empty line) at `pos` into `out`. Returns false
+   * when the rest of the chunk must wait for the next one (the state for it
+   * is saved).
    */
-  record(out: CsvItem[]): boolean {
+  record(out: CsvBatch): boolean {
     const { s, end, final, max } = this;
     let pos = this.pos;
     let line = this.line;
@@ -339,33 +519,29 @@ class Chunk {
 
     let nextLf = this.nextLf;
     let nextCr = this.nextCr;
-    // Sized like the previous record: growing an array field by field costs.
-    const fields = new Array<string>(this.state.width);
+    const first = out.beginRecord();
     let n = 0;
     let error = "";
     let errorAt: number;
     scan: for (;;) {
-      let value: string;
       if (
         c === QUOTE && pos + 2 < end && s.charCodeAt(pos + 1) === QUOTE &&
         s.charCodeAt(pos + 2) !== QUOTE
       ) {
         // `""`, the most common field in the NPPES files.
-        value = "";
+        out.addField(pos, pos, false);
         pos += 2;
       } else if (c === QUOTE) {
         const open = pos;
-        let from = pos + 1;
-        let close = s.indexOf('"', from);
-        let escaped = "";
+        let close = closingQuote(s, pos + 1, end);
+        let escaped = false;
         while (close !== -1 && close + 1 < end && s.charCodeAt(close + 1) === QUOTE) {
-          escaped += s.slice(from, close + 1);
-          from = close + 2;
-          close = s.indexOf('"', from);
+          escaped = true;
+          close = closingQuote(s, close + 2, end);
         }
         if (close === -1) {
           if (!final) {
-            if (this.keepTail(recStart, recLine)) return false;
+            if (this.keepTail(recStart, recLine)) return this.#drop(out, first);
             errorAt = end;
             break scan;
           }
@@ -378,12 +554,11 @@ class Chunk {
         if (close + 1 === end && !final) {
           // Whether this quote closes the field or starts a `""` depends on
           // the next character.
-          if (this.keepTail(recStart, recLine)) return false;
+          if (this.keepTail(recStart, recLine)) return this.#drop(out, first);
           errorAt = end;
           break scan;
         }
-        if (escaped.length === 0) value = close === from ? "" : s.slice(from, close);
-        else value = escaped + s.slice(from, close);
+        out.addField(open + 1, close, escaped);
         if (close > nextLf || close > nextCr) {
           line += countBreaks(s, open + 1, close);
           nextLf = indexOrEnd(s, "\n", close);
@@ -397,31 +572,28 @@ class Chunk {
           if (c === COMMA || c === LF || c === CR) break;
           i++;
         }
-        value = i === pos ? "" : s.slice(pos, i);
+        out.addField(pos, i, false);
         pos = i;
       }
+      n++;
 
       if (pos === end) {
         if (!final) {
-          if (this.keepTail(recStart, recLine)) return false;
+          if (this.keepTail(recStart, recLine)) return this.#drop(out, first);
           errorAt = end;
           break scan;
         }
-        fields[n++] = value;
         if (end - recStart > max) {
           errorAt = end;
           break scan;
         }
-        if (n !== fields.length) fields.length = n;
-        this.state.width = n;
-        out.push({ line: recLine, fields });
+        out.endRecord(first, recLine);
         this.pos = end;
         this.line = line;
         return true;
       }
       c = s.charCodeAt(pos);
       if (c === COMMA) {
-        fields[n++] = value;
         pos++;
         // (Reading past the end would deoptimise the loop.)
         c = pos < end ? s.charCodeAt(pos) : -1;
@@ -429,11 +601,10 @@ class Chunk {
       }
       if (c === LF || c === CR) {
         if (c === CR && pos + 1 === end && !final) {
-          if (this.keepTail(recStart, recLine)) return false;
+          if (this.keepTail(recStart, recLine)) return this.#drop(out, first);
           errorAt = end;
           break scan;
         }
-        fields[n++] = value;
         if (pos - recStart > max) {
           errorAt = pos;
           break scan;
@@ -444,14 +615,12 @@ class Chunk {
         this.nextLf = nextLf;
         this.nextCr = nextCr;
         if (nextLf < pos || nextCr < pos) this.findBreaks();
-        if (n !== fields.length) fields.length = n;
-        this.state.width = n;
-        out.push({ line: recLine, fields });
+        out.endRecord(first, recLine);
         return true;
       }
-      error = `Unexpected character ${describeChar(s, pos)} after the closing quote of field ${
-        n + 1
-      }: expected ',' or a line break`;
+      error = `Unexpected character ${
+        describeChar(s, pos)
+      } after the closing quote of field ${n}: expected ',' or a line break`;
       errorAt = pos;
       break scan;
     }
@@ -461,12 +630,19 @@ class Chunk {
     if (errorAt - recStart > max) {
       error = `Record is longer than the 'maxRecordBytes' limit of ${max}`;
     }
-    out.push({ line: recLine, error });
+    out.dropFields(first);
+    out.addError(recLine, error);
     // Resynchronise at the physical line after the one the record starts on.
     this.pos = recStart;
     this.line = recLine;
     if (!this.skipLine()) return false;
     this.findBreaks();
     return true;
+  }
+
+  /** Forgets a record's fields (it waits for the next chunk); returns false. */
+  #drop(out: CsvBatch, first: number): false {
+    out.dropFields(first);
+    return false;
   }
 }

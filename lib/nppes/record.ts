@@ -24,10 +24,21 @@ import type {
 } from "../provider.ts";
 import { isValidNpi } from "../npi.ts";
 
+/**
+ * The fields of a row: an array of strings, or a record of a CSV batch
+ * whose fields are cut only when read (`CsvRecord` of `./csv.ts`).
+ */
+export interface RowFields {
+  readonly length: number;
+  at(index: number): string | undefined;
+}
+
 /** A value, or `null` when the cell is empty. */
-function cell(fields: readonly string[], index: number): string | null {
-  const value = fields[index]?.trim();
-  return value ? value : null;
+function cell(fields: RowFields, index: number): string | null {
+  const value = fields.at(index);
+  if (!value) return null;
+  const trimmed = value.trim();
+  return trimmed ? trimmed : null;
 }
 
 /**
@@ -42,22 +53,46 @@ function cell(fields: readonly string[], index: number): string | null {
 export function nppesDate(value: string | null | undefined): string | null {
   if (!value) return null;
   const v = value.trim();
-  let m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v);
-  if (m) return validDate(m[3]!, m[1]!, m[2]!);
-  m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  if (m) return validDate(m[1]!, m[2]!, m[3]!);
+  const slash = v.indexOf("/");
+  if (slash !== -1) {
+    // MM/DD/YYYY, with one-digit months and days allowed.
+    const second = v.indexOf("/", slash + 1);
+    if (slash > 2 || second === -1 || second - slash > 3 || v.length - second !== 5) return null;
+    return validDate(
+      digits(v, second + 1, v.length),
+      digits(v, 0, slash),
+      digits(v, slash + 1, second),
+    );
+  }
+  if (v.length === 10 && v.charCodeAt(4) === DASH && v.charCodeAt(7) === DASH) {
+    return validDate(digits(v, 0, 4), digits(v, 5, 7), digits(v, 8, 10));
+  }
   return null;
+}
+
+const DASH = 0x2d;
+
+/** The number written by the digits `s[from, to)`, or -1 when empty or not all digits. */
+function digits(s: string, from: number, to: number): number {
+  if (to <= from) return -1;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = s.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
 }
 
 /** Days in each month of a common year. */
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-function validDate(y: string, mo: string, d: string): string | null {
-  const month = Number(mo), day = Number(d), year = Number(y);
+/** `YYYY-MM-DD` for a date that exists (years from 1900), else null. */
+function validDate(year: number, month: number, day: number): string | null {
   if (month < 1 || month > 12 || day < 1 || year < 1900) return null;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   if (day > (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]!)) return null;
-  return `${y}-${mo.padStart(2, "0")}-${d.padStart(2, "0")}`;
+  return `${year}-${month < 10 ? "0" : ""}${month}-${day < 10 ? "0" : ""}${day}`;
 }
 
 function yesNo(value: string | null): boolean | null {
@@ -89,7 +124,7 @@ const IDENTIFIER_TYPES: Readonly<Record<string, string>> = {
   "08": "medicare_pin",
 };
 
-function address(fields: readonly string[], first: number): Address | null {
+function address(fields: RowFields, first: number): Address | null {
   const a: Address = {
     line1: cell(fields, first + ADDRESS_OFFSETS.line1),
     line2: cell(fields, first + ADDRESS_OFFSETS.line2),
@@ -129,7 +164,7 @@ export class RowError extends Error {
  * provider.npi; // "1003000126"
  * ```
  */
-export function providerFromRow(fields: readonly string[], columnCount = 330): Provider {
+export function providerFromRow(fields: RowFields, columnCount = 330): Provider {
   if (fields.length !== columnCount) {
     throw new RowError(`expected ${columnCount} fields, found ${fields.length}`);
   }
@@ -283,7 +318,7 @@ function displayName(
 }
 
 /** One row of othername_pfile: the NPI and the name. */
-export function otherNameFromRow(fields: readonly string[]): { npi: string; name: OtherName } {
+export function otherNameFromRow(fields: RowFields): { npi: string; name: OtherName } {
   if (fields.length !== 3) throw new RowError(`expected 3 fields, found ${fields.length}`);
   const npi = cell(fields, 0) ?? "";
   if (!isValidNpi(npi)) throw new RowError(`'${npi.slice(0, 20)}' is not a valid NPI`);
@@ -294,7 +329,7 @@ export function otherNameFromRow(fields: readonly string[]): { npi: string; name
 
 /** One row of pl_pfile: the NPI and the secondary practice location. */
 export function locationFromRow(
-  fields: readonly string[],
+  fields: RowFields,
 ): { npi: string; location: OtherLocation } {
   if (fields.length !== 10) throw new RowError(`expected 10 fields, found ${fields.length}`);
   const npi = cell(fields, 0) ?? "";
@@ -318,7 +353,7 @@ export function locationFromRow(
 }
 
 /** One row of endpoint_pfile: the NPI and the endpoint. */
-export function endpointFromRow(fields: readonly string[]): { npi: string; endpoint: Endpoint } {
+export function endpointFromRow(fields: RowFields): { npi: string; endpoint: Endpoint } {
   if (fields.length !== 19) throw new RowError(`expected 19 fields, found ${fields.length}`);
   const npi = cell(fields, 0) ?? "";
   if (!isValidNpi(npi)) throw new RowError(`'${npi.slice(0, 20)}' is not a valid NPI`);
