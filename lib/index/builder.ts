@@ -30,6 +30,7 @@ import {
 import type { PostingsMessage, PostingsRequest } from "./postings_worker.ts";
 import { bytesOf, GrowableColumn, GrowableList, type NumberArray } from "./typed.ts";
 import { PostingBuffer } from "./postings.ts";
+import { BatchInsert } from "../store/batch_insert.ts";
 import { TermTable } from "./term_table.ts";
 
 /** A dictionary of strings to small integers (0 is "none"). */
@@ -111,7 +112,11 @@ export interface IndexPart {
 const SEGMENT_TABLE =
   "CREATE TABLE IF NOT EXISTS index_segment (field INTEGER NOT NULL, term TEXT NOT NULL, ids BLOB NOT NULL)";
 
-type WriteRow = (field: number, term: string, ids: Uint8Array) => void;
+/** Where the index is written: posting rows (also as bytes), counted terms; flush before committing. */
+interface WriteSink extends PostingSink {
+  putBytes(field: number, term: string, ids: Uint8Array): void;
+  flush(): void;
+}
 
 /** Posting lists being written by a worker ({@linkcode IndexBuilder.startPostings}). */
 export interface PostingsJob {
@@ -340,7 +345,7 @@ export class IndexBuilder {
     }
     onProgress("columns");
     this.#writeColumns(db, ranking, sink);
-    this.#finishWrite(db, onProgress);
+    this.#finishWrite(db, sink, onProgress);
   }
 
   /**
@@ -422,7 +427,7 @@ export class IndexBuilder {
     } finally {
       out.close();
     }
-    this.#finishWrite(db, onProgress);
+    this.#finishWrite(db, sink, onProgress);
   }
 
   /** The attached parts' segments, their seqs mapped straight to ranked ids. */
@@ -439,23 +444,29 @@ export class IndexBuilder {
   }
 
   /** Creates the index tables, opens the transaction; returns where postings go. */
-  #beginWrite(db: DatabaseSync): PostingSink & { putBytes: WriteRow } {
+  #beginWrite(db: DatabaseSync): WriteSink {
     db.exec(INDEX_SCHEMA);
     db.exec("DELETE FROM posting; DELETE FROM index_blob;");
     db.exec("DROP TABLE IF EXISTS temp.vocabulary_scratch");
     db.exec("CREATE TEMP TABLE vocabulary_scratch (term TEXT NOT NULL, docs INTEGER NOT NULL)");
-    const insert = db.prepare("INSERT INTO posting (field, term, ids) VALUES (?, ?, ?)");
-    const count = db.prepare("INSERT INTO temp.vocabulary_scratch (term, docs) VALUES (?, ?)");
+    // Many rows a statement: a million and a half posting rows are written.
+    const insert = new BatchInsert(db, "INSERT INTO posting (field, term, ids)", 3);
+    const count = new BatchInsert(db, "INSERT INTO temp.vocabulary_scratch (term, docs)", 2);
     db.exec("BEGIN");
     return {
-      put: (field, term, ids) => insert.run(field, term, bytesOf(ids)),
-      putBytes: (field, term, ids) => insert.run(field, term, ids),
-      count: (term, docs) => count.run(term, docs),
+      put: (field, term, ids) => insert.add(field, term, bytesOf(ids)),
+      putBytes: (field, term, ids) => insert.add(field, term, ids),
+      count: (term, docs) => count.add(term, docs),
+      flush: () => {
+        insert.flush();
+        count.flush();
+      },
     };
   }
 
   /** Commits, builds the typo vocabulary from the counted terms, and lets go of the scratch. */
-  #finishWrite(db: DatabaseSync, onProgress: (phase: string) => void): void {
+  #finishWrite(db: DatabaseSync, sink: WriteSink, onProgress: (phase: string) => void): void {
+    sink.flush();
     db.exec("COMMIT");
     onProgress("vocabulary");
     const totals = db.prepare(

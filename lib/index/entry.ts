@@ -62,6 +62,18 @@ export function otherNameTerms(names: readonly OtherName[], owner: NameOwner): (
   return terms;
 }
 
+/** The number of a postal code's first five digits plus one; 0 when it does not start with five. */
+function zipNumber(postal: string): number {
+  if (postal.length < 5) return 0;
+  let n = 0;
+  for (let i = 0; i < 5; i++) {
+    const d = postal.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) return 0;
+    n = n * 10 + d;
+  }
+  return n + 1;
+}
+
 /** The owner kind of a provider's names. */
 export function nameOwner(p: Provider): NameOwner {
   return p.individual ? "individual" : p.organization ? "organization" : null;
@@ -100,7 +112,7 @@ export function indexEntry(p: Provider): IndexEntry {
   if (p.entity_type === "organization") flags |= FLAG.organization;
   if (ind?.sex === "M") flags |= FLAG.male;
   if (ind?.sex === "F") flags |= FLAG.female;
-  const zip = /^(\d{5})/.exec(loc?.postal_code?.trim() ?? "");
+
   const located = loc?.lat != null && loc.lon != null;
   const codes: string[] = [];
   const primary: number[] = [];
@@ -116,7 +128,7 @@ export function indexEntry(p: Provider): IndexEntry {
     flags,
     state: loc?.state?.toUpperCase() || null,
     city: loc?.city ? foldText(loc.city).toUpperCase() || null : null,
-    zip: zip ? Number(zip[1]) + 1 : 0,
+    zip: zipNumber(loc?.postal_code?.trim() ?? ""),
     lat: located ? loc!.lat! : NaN,
     lon: located ? loc!.lon! : NaN,
     codes,

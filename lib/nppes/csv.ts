@@ -528,9 +528,18 @@ class Chunk {
         c === QUOTE && pos + 2 < end && s.charCodeAt(pos + 1) === QUOTE &&
         s.charCodeAt(pos + 2) !== QUOTE
       ) {
-        // `""`, the most common field in the NPPES files.
+        // `""`, the most common field in the NPPES files, often many in a row: a run of
+        // them is read here, without going round the loop for each.
         out.addField(pos, pos, false);
         pos += 2;
+        while (
+          pos + 3 < end && s.charCodeAt(pos) === COMMA && s.charCodeAt(pos + 1) === QUOTE &&
+          s.charCodeAt(pos + 2) === QUOTE && s.charCodeAt(pos + 3) !== QUOTE
+        ) {
+          out.addField(pos + 1, pos + 1, false);
+          n++;
+          pos += 3;
+        }
       } else if (c === QUOTE) {
         const open = pos;
         let close = closingQuote(s, pos + 1, end);

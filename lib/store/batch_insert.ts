@@ -7,7 +7,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 
-type Value = string | number | null;
+type Value = string | number | Uint8Array | null;
 
 /** Buffers rows for one table and writes them in multi-row statements. */
 export class BatchInsert {
