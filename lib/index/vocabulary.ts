@@ -18,6 +18,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { bytesOf, GrowableList, uint32Of } from "./typed.ts";
+import { hashString } from "./term_table.ts";
 
 /** Shortest term stored under its deletions. */
 export const MIN_TYPO_TERM = 5;
@@ -53,7 +54,7 @@ function hashSkipping(word: string, skipA: number, skipB: number): number {
  * ```
  */
 export function keyHash(key: string): number {
-  return hashSkipping(key, -1, -1);
+  return hashString(key) >>> 0;
 }
 
 /**
@@ -82,7 +83,7 @@ export function deletions(word: string, edits: 1 | 2): string[] {
 function termKeyHashes(term: string, out: (hash: number) => void): void {
   const n = term.length;
   if (n < MIN_TYPO_TERM - 1) return;
-  out(hashSkipping(term, -1, -1));
+  out(keyHash(term));
   if (n < MIN_TYPO_TERM) return;
   for (let i = 0; i < n; i++) out(hashSkipping(term, i, -1));
   if (n < MIN_TWO_EDIT_TERM) return;
