@@ -135,7 +135,27 @@ interface ParserState {
  * }
  * ```
  */
-export class CsvBatch {
+export interface CsvBatch {
+  /** The number of items: records and bad records. */
+  readonly size: number;
+  /** The 1-based physical line where item `i` starts. */
+  line(i: number): number;
+  /** What is wrong with item `i`, or null for a record. */
+  error(i: number): string | null;
+  /** The number of fields of record `i` (0 for a bad record). */
+  width(i: number): number;
+  /** Field `k` of record `i` (unchecked: `k` must be below its width). */
+  field(i: number, k: number): string;
+  /** Record `i` as a read-only list of its fields, cut as they are read. */
+  record(i: number): CsvRecord;
+  /** The fields of record `i` as strings (none for a bad record). */
+  fields(i: number): string[];
+  /** Item `i` with its fields as strings. */
+  item(i: number): CsvItem;
+}
+
+/** The {@linkcode CsvBatch} the parser fills, chunk after chunk. */
+class ParsedChunk implements CsvBatch {
   /** The text the fields are cut from. */
   #text = "";
   /** The number of items: records and bad records. */
@@ -287,7 +307,7 @@ export async function* readCsvBatches(
   const onBytes = options.onBytes;
   const state: ParserState = { carry: "", line: 1, skipping: false };
   const decoder = new TextDecoder("utf-8", { fatal: false });
-  const batch = new CsvBatch();
+  const batch = new ParsedChunk();
   const reader = source.getReader();
   let finished = false;
   let bytesRead = 0;
@@ -411,7 +431,7 @@ function parseText(
   text: string,
   final: boolean,
   max: number,
-  out: CsvBatch,
+  out: ParsedChunk,
 ): void {
   const chunk = new Chunk(state.carry.length === 0 ? text : state.carry + text, final, max, state);
   out.reset(chunk.s);
@@ -496,7 +516,7 @@ class Chunk {
    * when the rest of the chunk must wait for the next one (the state for it
    * is saved).
    */
-  record(out: CsvBatch): boolean {
+  record(out: ParsedChunk): boolean {
     const { s, end, final, max } = this;
     let pos = this.pos;
     let line = this.line;
@@ -650,7 +670,7 @@ class Chunk {
   }
 
   /** Forgets a record's fields (it waits for the next chunk); returns false. */
-  #drop(out: CsvBatch, first: number): false {
+  #drop(out: ParsedChunk, first: number): false {
     out.dropFields(first);
     return false;
   }
