@@ -144,7 +144,7 @@ export class DatabaseBuilder {
   #lastSeqOf: StatementSync | null = null;
   readonly #ranks: BatchInsert;
   readonly #sideTarget: DatabaseSync;
-  readonly #insertSide: Record<"other_name" | "location" | "endpoint", StatementSync>;
+  readonly #insertSide: Record<"other_name" | "location" | "endpoint", BatchInsert>;
   readonly #stageDeactivation: StatementSync;
 
   private constructor(options: BuildOptions, tempPath: string, stagePath: string) {
@@ -187,7 +187,7 @@ export class DatabaseBuilder {
     // NPI's rows of each kind at the end.
     this.#sideTarget = this.#update ? this.#stage : this.#db;
     const side = (table: string) =>
-      this.#sideTarget.prepare(`INSERT INTO ${table} (npi, doc) VALUES (?, ?)`);
+      new BatchInsert(this.#sideTarget, `INSERT INTO ${table} (npi, doc)`, 2);
     this.#insertSide = {
       other_name: side("other_name"),
       location: side("location"),
@@ -269,6 +269,7 @@ export class DatabaseBuilder {
   flush(): void {
     this.#records.flush();
     this.#ranks.flush();
+    for (const insert of Object.values(this.#insertSide)) insert.flush();
     if (this.#pending > 0) {
       this.#db.exec("COMMIT");
       this.#stage.exec("COMMIT");
@@ -402,7 +403,7 @@ export class DatabaseBuilder {
   /** Adds an other name (othername file). */
   addOtherName(npi: string, name: OtherName): void {
     this.#begin();
-    this.#insertSide.other_name.run(Number(npi), packOtherName(name));
+    this.#insertSide.other_name.add(Number(npi), packOtherName(name));
     if (this.#arrivals) this.#join(this.#arrivals, Number(npi), SIDE.otherNames, name);
     this.#wrote();
   }
@@ -411,7 +412,7 @@ export class DatabaseBuilder {
   addLocation(npi: string, location: OtherLocation): void {
     this.#begin();
     this.#zipsNotFound += locatePlaces([location]);
-    this.#insertSide.location.run(Number(npi), JSON.stringify(packOtherLocation(location)));
+    this.#insertSide.location.add(Number(npi), JSON.stringify(packOtherLocation(location)));
     if (this.#arrivals) this.#join(this.#arrivals, Number(npi), SIDE.locations);
     this.#wrote();
   }
@@ -419,7 +420,7 @@ export class DatabaseBuilder {
   /** Adds an endpoint (endpoint file). */
   addEndpoint(npi: string, endpoint: Endpoint): void {
     this.#begin();
-    this.#insertSide.endpoint.run(Number(npi), JSON.stringify(packEndpoint(endpoint)));
+    this.#insertSide.endpoint.add(Number(npi), JSON.stringify(packEndpoint(endpoint)));
     if (this.#arrivals) this.#join(this.#arrivals, Number(npi), SIDE.endpoints);
     this.#wrote();
   }
