@@ -17,6 +17,7 @@
 
 // Pinned inline on purpose: only this module uses the package.
 import * as zipSource from "zipcodes/codes";
+import { digitsValue } from "../text/digits.ts";
 
 /** One ZIP code's centroid and place name. */
 export interface ZipInfo {
@@ -108,12 +109,8 @@ export function lookupZip(zip: string): ZipInfo | null {
   const five = zip.length === 5 ? zip : ZIP_INPUT.exec(zip.trim())?.[1];
   if (five === undefined) return null;
   // The five digits as a number (millions of lookups in an import: no hashing of strings).
-  let n = 0;
-  for (let i = 0; i < 5; i++) {
-    const digit = five.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) return null;
-    n = n * 10 + digit;
-  }
+  const n = digitsValue(five, 0, 5);
+  if (n < 0) return null;
   const { byNumber, sorted } = getIndex();
   const at = byNumber[n]!;
   return at === 0 ? null : sorted[at - 1]!;

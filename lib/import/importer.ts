@@ -97,7 +97,7 @@ async function importCsv(
   const size = await fileSize(path);
   const { progress } = options;
   progress.start(kind, size);
-  const file = await Deno.open(path);
+  using file = await Deno.open(path);
   let bytes = 0, rows = 0, skipped = 0, header = true;
   const skip = (line: number, reason: string) => {
     skipped++;
@@ -105,45 +105,39 @@ async function importCsv(
       progress.note(`${basename(path)}:${line}: skipped: ${reason}`);
     }
   };
-  try {
-    const source = byteRange(file, 0, size);
-    for await (const batch of readCsvBatches(source, { onBytes: (n) => (bytes = n) })) {
-      for (let i = 0; i < batch.size; i++) {
-        const error = batch.error(i);
-        if (error !== null) {
-          if (header) {
-            throw new ImportError(
-              `Cannot import '${path}': its header line is malformed: ${error}`,
-            );
-          }
-          skip(batch.line(i), error);
-          continue;
-        }
+  const source = byteRange(file, 0, size);
+  for await (const batch of readCsvBatches(source, { onBytes: (n) => (bytes = n) })) {
+    for (let i = 0; i < batch.size; i++) {
+      const error = batch.error(i);
+      if (error !== null) {
         if (header) {
-          header = false;
-          const problems = options.checkHeader(batch.fields(i));
-          if (problems.length > 0) {
-            throw new ImportError(
-              `Cannot import '${path}' as a ${kind} file: wrong header: ${problems.join("; ")}. ` +
-                `Check that the file is the right one for --${kind === "npidata" ? "npi" : kind}`,
-            );
-          }
-          continue;
+          throw new ImportError(
+            `Cannot import '${path}': its header line is malformed: ${error}`,
+          );
         }
-        try {
-          sink(batch.record(i));
-          rows++;
-        } catch (error) {
-          if (!(error instanceof RowError)) throw error;
-          skip(batch.line(i), error.message);
-        }
+        skip(batch.line(i), error);
+        continue;
       }
-      progress.update(bytes, rows);
+      if (header) {
+        header = false;
+        const problems = options.checkHeader(batch.fields(i));
+        if (problems.length > 0) {
+          throw new ImportError(
+            `Cannot import '${path}' as a ${kind} file: wrong header: ${problems.join("; ")}. ` +
+              `Check that the file is the right one for --${kind === "npidata" ? "npi" : kind}`,
+          );
+        }
+        continue;
+      }
+      try {
+        sink(batch.record(i));
+        rows++;
+      } catch (error) {
+        if (!(error instanceof RowError)) throw error;
+        skip(batch.line(i), error.message);
+      }
     }
-  } finally {
-    try {
-      file.close();
-    } catch { /* closed by the stream */ }
+    progress.update(bytes, rows);
   }
   if (header) throw new ImportError(`Cannot import '${path}': the file is empty (no header line)`);
   progress.finish(

@@ -9,6 +9,7 @@
 import type { OtherName, Provider } from "../provider.ts";
 import { foldText, nameKey, nameTokens } from "../text/fold.ts";
 import { FIELD, FLAG } from "./fields.ts";
+import { digitsValue } from "../text/digits.ts";
 
 /** A provider's index terms and column values. */
 export interface IndexEntry {
@@ -64,14 +65,7 @@ export function otherNameTerms(names: readonly OtherName[], owner: NameOwner): (
 
 /** The number of a postal code's first five digits plus one; 0 when it does not start with five. */
 function zipNumber(postal: string): number {
-  if (postal.length < 5) return 0;
-  let n = 0;
-  for (let i = 0; i < 5; i++) {
-    const d = postal.charCodeAt(i) - 0x30;
-    if (d < 0 || d > 9) return 0;
-    n = n * 10 + d;
-  }
-  return n + 1;
+  return digitsValue(postal, 0, 5) + 1;
 }
 
 /** The owner kind of a provider's names. */
@@ -112,7 +106,6 @@ export function indexEntry(p: Provider): IndexEntry {
   if (p.entity_type === "organization") flags |= FLAG.organization;
   if (ind?.sex === "M") flags |= FLAG.male;
   if (ind?.sex === "F") flags |= FLAG.female;
-
   const located = loc?.lat != null && loc.lon != null;
   const codes: string[] = [];
   const primary: number[] = [];

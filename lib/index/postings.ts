@@ -8,6 +8,7 @@
  * @module
  */
 import { TermTable } from "./term_table.ts";
+import { GrowableList } from "./typed.ts";
 
 /** One term's seqs: in the order they were added, possibly repeated. */
 export type HeldList = [term: string, seqs: Uint32Array];
@@ -27,14 +28,16 @@ export type HeldList = [term: string, seqs: Uint32Array];
  */
 export class PostingBuffer {
   /** Per field number, its terms and (term number, seq) pairs. */
-  readonly #held: ({ table: TermTable; pairs: Uint32Array; length: number } | undefined)[] = [];
+  readonly #held: ({ table: TermTable; pairs: GrowableList } | undefined)[] = [];
   readonly #fields: number[];
   #size = 0;
 
   /** A buffer for terms of `fields` (small non-negative integers). */
   constructor(fields: readonly number[]) {
     this.#fields = [...fields];
-    for (const field of fields) this.#held[field] = { table: new TermTable(), ...emptyPairs() };
+    for (const field of fields) {
+      this.#held[field] = { table: new TermTable(), pairs: new GrowableList(1024) };
+    }
   }
 
   /** The number of (term, seq) pairs held. */
@@ -46,14 +49,8 @@ export class PostingBuffer {
   add(field: number, term: string, seq: number): void {
     const held = this.#held[field];
     if (held === undefined) throw new RangeError(`Field ${field} has no posting lists`);
-    const number = held.table.number(term);
-    if (held.length === held.pairs.length) {
-      const grown = new Uint32Array(held.pairs.length * 2);
-      grown.set(held.pairs);
-      held.pairs = grown;
-    }
-    held.pairs[held.length++] = number;
-    held.pairs[held.length++] = seq;
+    held.pairs.push(held.table.number(term));
+    held.pairs.push(seq);
     this.#size++;
   }
 
@@ -66,9 +63,9 @@ export class PostingBuffer {
     for (const field of this.#fields) {
       const held = this.#held[field]!;
       const terms = held.table.terms;
-      const pairs = held.pairs.subarray(0, held.length);
+      const pairs = held.pairs.view();
       held.table.clear();
-      Object.assign(held, emptyPairs());
+      held.pairs = new GrowableList(1024);
       this.#size -= pairs.length / 2;
       if (terms.length === 0) continue;
       // A counting sort of the pairs by term number.
@@ -85,8 +82,4 @@ export class PostingBuffer {
       yield [field, order.map((t) => [terms[t]!, seqs.subarray(offsets[t]!, offsets[t + 1]!)])];
     }
   }
-}
-
-function emptyPairs(): { pairs: Uint32Array; length: number } {
-  return { pairs: new Uint32Array(1024), length: 0 };
 }

@@ -11,11 +11,13 @@
  * @module
  */
 
-/** The FNV-1a hash of `s`'s UTF-16 code units, as a signed 32-bit integer. */
+import { GrowableList } from "./typed.ts";
+
+/** The 32-bit FNV-1a hash of `s`'s UTF-16 code units (unsigned). */
 export function hashString(s: string): number {
   let h = 0x811c9dc5 | 0;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h;
+  return h >>> 0;
 }
 
 /**
@@ -36,14 +38,14 @@ export class TermTable {
   /** Per slot, the number of the string there plus one (0: empty). */
   #slots: Int32Array;
   /** Each string's hash, by number. */
-  #hashes: Int32Array;
+  #hashes: GrowableList;
 
   /** A table expecting about `capacity` strings (it grows as needed). */
   constructor(capacity = 64) {
     let slots = 16;
     while (slots < capacity * 2) slots *= 2;
     this.#slots = new Int32Array(slots);
-    this.#hashes = new Int32Array(slots / 2);
+    this.#hashes = new GrowableList(slots / 2);
   }
 
   /** The number of strings held. */
@@ -59,17 +61,12 @@ export class TermTable {
     for (;;) {
       const held = slots[slot]!;
       if (held === 0) break;
-      if (this.#hashes[held - 1] === hash && this.terms[held - 1] === term) return held - 1;
+      if (this.#hashes.data[held - 1] === hash && this.terms[held - 1] === term) return held - 1;
       slot = (slot + 1) & mask;
     }
     const number = this.terms.length;
     this.terms.push(term);
-    if (number === this.#hashes.length) {
-      const grown = new Int32Array(number * 2);
-      grown.set(this.#hashes);
-      this.#hashes = grown;
-    }
-    this.#hashes[number] = hash;
+    this.#hashes.push(hash);
     slots[slot] = number + 1;
     // At most half full: probe runs stay short.
     if ((number + 1) * 2 > slots.length) this.#rehash(slots.length * 2);
@@ -80,13 +77,13 @@ export class TermTable {
   clear(): void {
     this.terms = [];
     this.#slots = new Int32Array(16);
-    this.#hashes = new Int32Array(8);
+    this.#hashes = new GrowableList(8);
   }
 
   #rehash(size: number): void {
     const slots = new Int32Array(size), mask = size - 1;
     for (let n = 0; n < this.terms.length; n++) {
-      let slot = this.#hashes[n]! & mask;
+      let slot = this.#hashes.data[n]! & mask;
       while (slots[slot] !== 0) slot = (slot + 1) & mask;
       slots[slot] = n + 1;
     }

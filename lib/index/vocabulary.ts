@@ -54,7 +54,7 @@ function hashSkipping(word: string, skipA: number, skipB: number): number {
  * ```
  */
 export function keyHash(key: string): number {
-  return hashString(key) >>> 0;
+  return hashString(key);
 }
 
 /**

@@ -23,6 +23,7 @@ import type {
   Taxonomy,
 } from "../provider.ts";
 import { isValidNpi } from "../npi.ts";
+import { digitsValue } from "../text/digits.ts";
 
 /**
  * The fields of a row: an array of strings, or a record of a CSV batch
@@ -59,30 +60,18 @@ export function nppesDate(value: string | null | undefined): string | null {
     const second = v.indexOf("/", slash + 1);
     if (slash > 2 || second === -1 || second - slash > 3 || v.length - second !== 5) return null;
     return validDate(
-      digits(v, second + 1, v.length),
-      digits(v, 0, slash),
-      digits(v, slash + 1, second),
+      digitsValue(v, second + 1, v.length),
+      digitsValue(v, 0, slash),
+      digitsValue(v, slash + 1, second),
     );
   }
   if (v.length === 10 && v.charCodeAt(4) === DASH && v.charCodeAt(7) === DASH) {
-    return validDate(digits(v, 0, 4), digits(v, 5, 7), digits(v, 8, 10));
+    return validDate(digitsValue(v, 0, 4), digitsValue(v, 5, 7), digitsValue(v, 8, 10));
   }
   return null;
 }
 
 const DASH = 0x2d;
-
-/** The number written by the digits `s[from, to)`, or -1 when empty or not all digits. */
-function digits(s: string, from: number, to: number): number {
-  if (to <= from) return -1;
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const d = s.charCodeAt(i) - 0x30;
-    if (d < 0 || d > 9) return -1;
-    n = n * 10 + d;
-  }
-  return n;
-}
 
 /** Days in each month of a common year. */
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
