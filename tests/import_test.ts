@@ -2,8 +2,17 @@ import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { ImportError, runImport } from "../lib/import/importer.ts";
 import type { Progress } from "../lib/import/progress.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
-import { NPIDATA_COLUMNS, PL_COLUMNS } from "../lib/nppes/columns.ts";
-import { mainRows, NPI, npi, row, writeCsv, writeFixtureFiles } from "./_fixtures.ts";
+import { ENDPOINT_COLUMNS, NPIDATA_COLUMNS, PL_COLUMNS } from "../lib/nppes/columns.ts";
+import {
+  endpointRows,
+  mainRows,
+  NPI,
+  npi,
+  plRows,
+  row,
+  writeCsv,
+  writeFixtureFiles,
+} from "./_fixtures.ts";
 
 /** A progress reporter that keeps its notes. */
 function quietProgress(): Progress & { notes: string[] } {
@@ -148,6 +157,80 @@ Deno.test("[import] a wrong header is fatal, names the column, and leaves the se
       ImportError,
     );
     assertMatch(wrongKind.message, /expected 330 columns for a npidata file, found 10/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("[import] reference files: bad rows are skipped with their lines, a wrong or empty file is fatal", async (t) => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const files = await writeFixtureFiles(dir);
+    await t.step("bad rows", async () => {
+      const [good] = plRows();
+      await writeCsv(files.pl, PL_COLUMNS, [good!, ["1234567893", "x"], good!], '"open,\n');
+      await writeCsv(files.endpoint, ENDPOINT_COLUMNS, [
+        row(ENDPOINT_COLUMNS, { NPI: "1234567890", Endpoint: "https://x.example" }),
+        ...endpointRows(),
+      ]);
+      const progress = quietProgress();
+      const summary = await runImport({ db: `${dir}/p.db`, ...files, progress });
+      const counts = summary.files.map((f) => [f.kind, f.rows, f.skipped]);
+      const main = mainRows().length;
+      const expected = [["npidata", main, 0], ["othername", 1, 0], ["pl", 2, 2], [
+        "endpoint",
+        1,
+        1,
+      ]];
+      assertEquals(counts, expected);
+      assertEquals(progress.notes.length, 3);
+      assertMatch(progress.notes[0]!, /pl_pfile.*:3: skipped: expected 10 fields, found 2/);
+      assertMatch(progress.notes[1]!, /pl_pfile.*:5: skipped: Unterminated quoted field/);
+      assertMatch(
+        progress.notes[2]!,
+        /endpoint_pfile.*:2: skipped: '1234567890' is not a valid NPI/,
+      );
+      const store = openSqliteStore(`${dir}/p.db`);
+      try {
+        assertEquals(store.getProvider(NPI.enkeshafi)?.other_locations.length, 2);
+      } finally {
+        store.close();
+      }
+    });
+    await t.step("a wrong header names the file and the option", async () => {
+      await writeCsv(files.pl, PL_COLUMNS, plRows());
+      await writeCsv(`${dir}/wrong.csv`, ENDPOINT_COLUMNS, endpointRows());
+      const error: ImportError = await assertRejects(
+        () =>
+          runImport({
+            db: `${dir}/q.db`,
+            ...files,
+            othername: `${dir}/wrong.csv`,
+            progress: quietProgress(),
+          }),
+        ImportError,
+      );
+      assertMatch(
+        error.message,
+        /'.*wrong\.csv' as a othername file: wrong header: expected 3 columns/,
+      );
+      assertMatch(error.message, /right one for --othername/);
+    });
+    await t.step("an empty file", async () => {
+      await Deno.writeTextFile(`${dir}/empty.csv`, "");
+      const error: ImportError = await assertRejects(
+        () =>
+          runImport({
+            db: `${dir}/q.db`,
+            ...files,
+            endpoint: `${dir}/empty.csv`,
+            progress: quietProgress(),
+          }),
+        ImportError,
+      );
+      assertMatch(error.message, /'.*empty\.csv': the file is empty/);
+      assertEquals([...Deno.readDirSync(dir)].filter((e) => e.name.startsWith("q.db")), []);
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

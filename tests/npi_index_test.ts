@@ -11,10 +11,8 @@ function numbers(count: number, seed: number): number[] {
   });
 }
 
-Deno.test("[npi index] finds every seq by NPI, the last of a repeated NPI, and nothing else", () => {
-  const npis = numbers(5000, 7);
-  // Repeats, and values above 2^32 (all three radix digits matter).
-  npis.push(npis[10]!, npis[20]!, npis[10]!, 9_999_999_995, 4_294_967_296, 4_294_967_295);
+/** Checks an index of `npis` (seq i + 1 for `npis[i]`) against a plain map. */
+function assertIndexes(npis: number[]): void {
   const npiBySeq = Float64Array.from([0, ...npis]);
   const seqs = Uint32Array.from(npis, (_, i) => i + 1);
   const index = NpiIndex.of(npiBySeq, seqs);
@@ -25,10 +23,24 @@ Deno.test("[npi index] finds every seq by NPI, the last of a repeated NPI, and n
     assertEquals([...index.seqsOf(npi)], all, `seqs of ${npi}`);
     assertEquals(index.seqOf(npi), all.at(-1));
   }
-  assertEquals(index.repeated(), [npis[10]!, npis[20]!].sort((a, b) => a - b));
+  const repeated = [...expected].filter(([, all]) => all.length > 1).map(([npi]) => npi);
+  assertEquals(index.repeated(), repeated.sort((a, b) => a - b));
   assertEquals(index.seqOf(1_234_567_893), null);
   assertEquals(index.seqOf(0), null);
   assertEquals(index.seqOf(99_999_999_999), null);
+}
+
+Deno.test("[npi index] finds every seq by NPI, the last of a repeated NPI, and nothing else", async (t) => {
+  await t.step("NPIs of the registry's range (two radix passes)", () => {
+    const npis = numbers(5000, 11).map((n) => 1_000_000_000 + n % 1_999_999_999);
+    npis.push(npis[3]!, npis[4]!, npis[3]!, 1_000_000_000, 2_999_999_999);
+    assertIndexes(npis);
+  });
+  await t.step("numbers spanning more than 2^32 (three passes)", () => {
+    const npis = numbers(5000, 7);
+    npis.push(npis[10]!, npis[20]!, npis[10]!, 9_999_999_995, 4_294_967_296, 4_294_967_295);
+    assertIndexes(npis);
+  });
 });
 
 Deno.test("[npi index] without() drops the seqs it is told to", () => {

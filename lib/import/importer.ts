@@ -6,15 +6,7 @@
  */
 import { readCsvBatches } from "../nppes/csv.ts";
 import { byteRange } from "./byte_range.ts";
-import { checkHeader, type NppesFileKind } from "../nppes/columns.ts";
-import {
-  endpointFromRow,
-  locationFromRow,
-  nppesDate,
-  otherNameFromRow,
-  RowError,
-  type RowFields,
-} from "../nppes/record.ts";
+import { nppesDate, RowError, type RowFields } from "../nppes/record.ts";
 import { excelSerialToIsoDate, readXlsxRows } from "../nppes/xlsx.ts";
 import { isValidNpi } from "../npi.ts";
 import { type BuildStats, DatabaseBuilder, type FileRecord } from "../store/builder.ts";
@@ -27,7 +19,11 @@ import {
 import type { Progress } from "./progress.ts";
 import { basename } from "./paths.ts";
 import { GrowableList } from "../index/typed.ts";
-import type { NpidataMessage, NpidataRequest, SkippedRow } from "./npidata_worker.ts";
+import type { NpidataMessage, NpidataRequest } from "./npidata_worker.ts";
+import { unpackRecord } from "./packed_records.ts";
+import type { SkippedRow } from "./batches.ts";
+import type { ReferenceMessage, ReferenceRequest } from "./reference_worker.ts";
+import { REFERENCE_TABLES, type ReferenceKind } from "./reference_rows.ts";
 import type { IndexPart } from "../index/builder.ts";
 
 /** What to import. */
@@ -85,15 +81,44 @@ async function fileSize(path: string): Promise<number> {
   }
 }
 
+/** The error for a header line that is malformed or not the one of `kind`; null when it is right. */
+function headerError(
+  path: string,
+  kind: string,
+  malformed: string | null,
+  problems: readonly string[],
+): ImportError | null {
+  if (malformed) {
+    return new ImportError(`Cannot import '${path}': its header line is malformed: ${malformed}`);
+  }
+  if (problems.length === 0) return null;
+  return new ImportError(
+    `Cannot import '${path}' as a ${kind} file: wrong header: ${problems.join("; ")}. ` +
+      `Check that the file is the right one for --${kind === "npidata" ? "npi" : kind}`,
+  );
+}
+
+/** The error for a file without even a header line. */
+function emptyFileError(path: string): ImportError {
+  return new ImportError(`Cannot import '${path}': the file is empty (no header line)`);
+}
+
+/** The closing line of a file's progress. */
+function rowsSummary(rows: number, skipped: number): string {
+  return `${rows.toLocaleString("en-US")} rows${
+    skipped ? `, ${skipped.toLocaleString("en-US")} malformed rows skipped` : ""
+  }`;
+}
+
 type RowSink = (fields: RowFields) => void;
 
-/** Streams one CSV file through `sink`, checking its header; returns the file's record. */
-async function importCsv(
-  kind: NppesFileKind | "deactivated",
+/** Streams a deactivation report in CSV through `sink`, checking its header; returns the file's record. */
+async function importDeactivationCsv(
   path: string,
   sink: RowSink,
-  options: { progress: Progress; maxReported: number; checkHeader: (header: string[]) => string[] },
+  options: { progress: Progress; maxReported: number },
 ): Promise<FileRecord> {
+  const kind = "deactivated";
   const size = await fileSize(path);
   const { progress } = options;
   progress.start(kind, size);
@@ -109,24 +134,15 @@ async function importCsv(
   for await (const batch of readCsvBatches(source, { onBytes: (n) => (bytes = n) })) {
     for (let i = 0; i < batch.size; i++) {
       const error = batch.error(i);
-      if (error !== null) {
-        if (header) {
-          throw new ImportError(
-            `Cannot import '${path}': its header line is malformed: ${error}`,
-          );
-        }
-        skip(batch.line(i), error);
-        continue;
-      }
       if (header) {
         header = false;
-        const problems = options.checkHeader(batch.fields(i));
-        if (problems.length > 0) {
-          throw new ImportError(
-            `Cannot import '${path}' as a ${kind} file: wrong header: ${problems.join("; ")}. ` +
-              `Check that the file is the right one for --${kind === "npidata" ? "npi" : kind}`,
-          );
-        }
+        const problems = error === null ? deactivationHeader(batch.fields(i)) : [];
+        const fatal = headerError(path, kind, error, problems);
+        if (fatal) throw fatal;
+        continue;
+      }
+      if (error !== null) {
+        skip(batch.line(i), error);
         continue;
       }
       try {
@@ -139,12 +155,8 @@ async function importCsv(
     }
     progress.update(bytes, rows);
   }
-  if (header) throw new ImportError(`Cannot import '${path}': the file is empty (no header line)`);
-  progress.finish(
-    `${rows.toLocaleString("en-US")} rows${
-      skipped ? `, ${skipped.toLocaleString("en-US")} malformed rows skipped` : ""
-    }`,
-  );
+  if (header) throw emptyFileError(path);
+  progress.finish(rowsSummary(rows, skipped));
   return { kind, name: basename(path), rows, skipped };
 }
 
@@ -275,40 +287,26 @@ async function importNpidata(
     if (part.index) builder.attachIndexPart(part.index, part.seqs.view());
     part.index = null;
   }
-  if (!sawHeader) {
-    throw new ImportError(`Cannot import '${path}': the file is empty (no header line)`);
-  }
-  progress.finish(
-    `${rows.toLocaleString("en-US")} rows${
-      skipped ? `, ${skipped.toLocaleString("en-US")} malformed rows skipped` : ""
-    }`,
-  );
+  if (!sawHeader) throw emptyFileError(path);
+  progress.finish(rowsSummary(rows, skipped));
   return { kind: "npidata", name: basename(path), rows, skipped };
 
   function handle(part: Part, k: number, message: NpidataMessage): void {
     switch (message.type) {
-      case "header":
-        if (message.malformed) {
-          throw new ImportError(
-            `Cannot import '${path}': its header line is malformed: ${message.malformed}`,
-          );
-        }
-        if (message.problems.length > 0) {
-          throw new ImportError(
-            `Cannot import '${path}' as a npidata file: wrong header: ${
-              message.problems.join("; ")
-            }. Check that the file is the right one for --npi`,
-          );
-        }
+      case "header": {
+        const fatal = headerError(path, "npidata", message.malformed, message.problems);
+        if (fatal) throw fatal;
         sawHeader = true;
         return;
+      }
       case "batch": {
         // Each worker indexes its own records; only the records come here.
-        for (const record of message.providers) {
-          const seq = builder.addRecord(record, k);
+        const { records } = message;
+        for (let i = 0; i < records.size; i++) {
+          const seq = builder.addRecord(unpackRecord(records, i), k);
           if (seq !== null) part.seqs.push(seq);
         }
-        rows += message.providers.length;
+        rows += records.size;
         const offset = k === 0 ? 0 : parts[0]!.done ? parts[0]!.nextLine - 1 : null;
         for (const row of message.skipped) {
           if (offset !== null) report(row.line + offset, row.reason);
@@ -329,6 +327,95 @@ async function importNpidata(
           for (const row of laterSkips.splice(0)) report(row.line + part.nextLine - 1, row.reason);
         }
         return;
+      case "error":
+        throw new ImportError(`Cannot import '${path}': ${message.message}`);
+    }
+  }
+}
+
+/**
+ * Reads the reference files in a worker ({@linkcode ReferenceMessage}), one
+ * after another, while this thread writes their rows and joins them to the
+ * records. Header problems and skipped rows are reported as for the other
+ * files; returns the files' records in the order given.
+ */
+async function importReferences(
+  files: { kind: ReferenceKind; path: string }[],
+  builder: DatabaseBuilder,
+  options: { progress: Progress; maxReported: number },
+): Promise<FileRecord[]> {
+  if (files.length === 0) return [];
+  const sizes = new Map<ReferenceKind, number>();
+  for (const { kind, path } of files) sizes.set(kind, await fileSize(path));
+  const paths = new Map(files.map(({ kind, path }) => [kind, path]));
+  const { progress } = options;
+  const done: FileRecord[] = [];
+  let rows = 0, skipped = 0;
+  const worker = new Worker(new URL("./reference_worker.ts", import.meta.url).href, {
+    type: "module",
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      worker.onerror = (event) => {
+        event.preventDefault();
+        reject(new ImportError(`Cannot import the reference files: ${event.message}`));
+      };
+      worker.onmessage = (event: MessageEvent<ReferenceMessage>) => {
+        try {
+          if (handle(event.data)) resolve();
+        } catch (error) {
+          reject(error);
+        }
+      };
+      worker.postMessage({ type: "read", files } satisfies ReferenceRequest);
+    });
+  } finally {
+    worker.terminate();
+  }
+  return done;
+
+  /** Handles one message; true once the last file is done. */
+  function handle(message: ReferenceMessage): boolean {
+    const { kind } = message;
+    const path = paths.get(kind)!;
+    switch (message.type) {
+      case "header": {
+        progress.start(kind, sizes.get(kind)!);
+        rows = skipped = 0;
+        const fatal = headerError(path, kind, message.malformed, message.problems);
+        if (fatal) throw fatal;
+        return false;
+      }
+      case "rows": {
+        const table = REFERENCE_TABLES[kind];
+        const { npis, docs, names, zipsNotFound } = message;
+        for (let i = 0; i < docs.length; i++) {
+          builder.addReference({
+            table,
+            npi: npis[i]!,
+            doc: docs[i]!,
+            name: kind === "othername" ? names[i]! : null,
+            zipsNotFound: zipsNotFound[i]!,
+          });
+        }
+        rows += docs.length;
+        for (const row of message.skipped) {
+          if (++skipped <= options.maxReported) {
+            progress.note(`${basename(path)}:${row.line}: skipped: ${row.reason}`);
+          }
+        }
+        worker.postMessage({ type: "ack" });
+        progress.update(message.bytes, rows);
+        return false;
+      }
+      case "end": {
+        if (!message.sawHeader) throw emptyFileError(path);
+        progress.finish(rowsSummary(rows, skipped));
+        const file = { kind, name: basename(path), rows, skipped };
+        done.push(file);
+        builder.addFile(file);
+        return done.length === files.length;
+      }
       case "error":
         throw new ImportError(`Cannot import '${path}': ${message.message}`);
     }
@@ -361,10 +448,7 @@ async function importDeactivations(
     builder.addDeactivation(npi, date);
   };
   if (!/\.xlsx$/i.test(path)) {
-    return await importCsv("deactivated", path, sink, {
-      ...options,
-      checkHeader: deactivationHeader,
-    });
+    return await importDeactivationCsv(path, sink, options);
   }
   await fileSize(path);
   let rows: string[][];
@@ -478,14 +562,6 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
   for (const signal of signals) Deno.addSignalListener(signal, stop);
   try {
-    const csv = (kind: NppesFileKind, path: string | undefined, sink: RowSink) =>
-      path
-        ? importCsv(kind, path, sink, { ...context, checkHeader: (h) => checkHeader(kind, h) })
-          .then((f) => {
-            files.push(f);
-            builder.addFile(f);
-          })
-        : Promise.resolve();
     // A fresh build reads the deactivation report first, so that each record is written once,
     // already deactivated; the report is still listed last among the files.
     const early = !update && options.npi && options.deactivated
@@ -503,18 +579,10 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       // The reference files that follow are joined to the records as they are read.
       if (!update) builder.recordsDone();
     }
-    await csv("othername", options.othername, (fields) => {
-      const { npi, name } = otherNameFromRow(fields);
-      builder.addOtherName(npi, name);
-    });
-    await csv("pl", options.pl, (fields) => {
-      const { npi, location } = locationFromRow(fields);
-      builder.addLocation(npi, location);
-    });
-    await csv("endpoint", options.endpoint, (fields) => {
-      const { npi, endpoint } = endpointFromRow(fields);
-      builder.addEndpoint(npi, endpoint);
-    });
+    const references = (["othername", "pl", "endpoint"] as const)
+      .map((kind) => ({ kind, path: options[kind] }))
+      .filter((file): file is { kind: ReferenceKind; path: string } => Boolean(file.path));
+    files.push(...await importReferences(references, builder, context));
     if (options.deactivated) {
       const f = early ?? await importDeactivations(options.deactivated, builder, context);
       files.push(f);

@@ -13,18 +13,12 @@
 import { readCsvBatches } from "../nppes/csv.ts";
 import { checkHeader, LAYOUTS } from "../nppes/columns.ts";
 import { providerFromRow, RowError } from "../nppes/record.ts";
-import {
-  deactivate,
-  type PreparedProvider,
-  type PreparedRecord,
-  prepareProvider,
-} from "../store/prepare.ts";
+import { deactivate, prepareProvider } from "../store/prepare.ts";
 import { IndexBuilder, type IndexPart } from "../index/builder.ts";
 import { DatabaseSync } from "node:sqlite";
 import { byteRange } from "./byte_range.ts";
-
-/** Batches posted and not yet acknowledged, at most. */
-export const BATCHES_IN_FLIGHT = 4;
+import { packedBuffers, type PackedRecords, RecordPacker } from "./packed_records.ts";
+import { BATCHES_IN_FLIGHT, Credits, type SkippedRow } from "./batches.ts";
 
 /**
  * What the worker is asked to read: the bytes `start` to `end` of the file
@@ -38,32 +32,20 @@ export interface NpidataRequest {
   end?: number;
   /**
    * Where the worker builds the index of its records (a scratch database);
-   * the part is handed over in the `done` message. Without it, records
-   * carry their index entries.
+   * the part is handed over in the `done` message.
    */
-  scratchPath?: string;
+  scratchPath: string;
   /** Index ids the worker holds in memory before writing a segment. */
   segmentEntries?: number;
   /** The deactivation report (NPI to date or null), applied to each record as it is read. */
   deactivations?: Map<number, string | null>;
 }
 
-/** A row that could not be imported. */
-export interface SkippedRow {
-  line: number;
-  reason: string;
-}
-
 /** What the worker reports. */
 export type NpidataMessage =
   | { type: "header"; problems: string[]; malformed: string | null }
-  | {
-    type: "batch";
-    providers: (PreparedProvider | PreparedRecord)[];
-    skipped: SkippedRow[];
-    bytes: number;
-  }
-  | { type: "done"; sawHeader: boolean; nextLine: number; index: IndexPart | null }
+  | { type: "batch"; records: PackedRecords; skipped: SkippedRow[]; bytes: number }
+  | { type: "done"; sawHeader: boolean; nextLine: number; index: IndexPart }
   | { type: "error"; message: string };
 
 const scope = self as unknown as {
@@ -81,8 +63,7 @@ function scratchIndex(path: string, segmentEntries?: number): IndexBuilder {
   return new IndexBuilder({ scratch, segmentEntries, specialtyWords: () => [] });
 }
 
-let credits = BATCHES_IN_FLIGHT;
-let wake: (() => void) | null = null;
+const credits = new Credits(BATCHES_IN_FLIGHT);
 
 async function read(request: NpidataRequest): Promise<void> {
   const columns = LAYOUTS.npidata.length;
@@ -91,15 +72,13 @@ async function read(request: NpidataRequest): Promise<void> {
   const end = request.end ?? (await file.stat()).size;
   let bytes = 0, nextLine = 1, header = start === 0;
   const source = byteRange(file, start, end);
-  // With a scratch database the worker indexes its records itself: seq i is its i-th record.
-  const index = request.scratchPath
-    ? scratchIndex(request.scratchPath, request.segmentEntries)
-    : null;
+  // The worker indexes its records itself: seq i is its i-th record.
+  const index = scratchIndex(request.scratchPath, request.segmentEntries);
+  const records = new RecordPacker();
   let seq = 0;
   const deactivations = request.deactivations ?? new Map<number, string | null>();
   const options = { onBytes: (n: number) => (bytes = n), onEnd: (n: number) => (nextLine = n) };
   for await (const batch of readCsvBatches(source, options)) {
-    const providers: (PreparedProvider | PreparedRecord)[] = [];
     const skipped: SkippedRow[] = [];
     for (let i = 0; i < batch.size; i++) {
       const error = batch.error(i);
@@ -120,36 +99,33 @@ async function read(request: NpidataRequest): Promise<void> {
         const deactivated = deactivations.get(npi); // A date, or null for the report's own.
         if (deactivated !== undefined) provider = deactivate(provider, deactivated);
         const prepared = prepareProvider(provider);
-        if (index) {
-          index.add(++seq, prepared.entry);
-          const { entry: _, ...record } = prepared;
-          providers.push(record);
-        } else providers.push(prepared);
+        index.add(++seq, prepared.entry);
+        records.add(prepared);
       } catch (error) {
         if (!(error instanceof RowError)) throw error;
         skipped.push({ line: batch.line(i), reason: error.message });
       }
     }
-    if (providers.length === 0 && skipped.length === 0) continue;
-    while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
-    credits--;
-    scope.postMessage({ type: "batch", providers, skipped, bytes });
+    if (records.size === 0 && skipped.length === 0) continue;
+    await credits.take();
+    const packed = records.take();
+    scope.postMessage({ type: "batch", records: packed, skipped, bytes }, {
+      transfer: packedBuffers(packed),
+    });
   }
-  const part = index && request.scratchPath ? index.exportPart(request.scratchPath) : null;
-  const transfer = part
-    ? [
-      part.flags,
-      part.state,
-      part.city,
-      part.zip,
-      part.lat,
-      part.lon,
-      part.taxStart,
-      part.taxCount,
-    ]
-      .concat([part.taxCodes, part.taxPrimary] as never[])
-      .map((a) => a.buffer as ArrayBuffer)
-    : [];
+  const part = index.exportPart(request.scratchPath);
+  const transfer = [
+    part.flags,
+    part.state,
+    part.city,
+    part.zip,
+    part.lat,
+    part.lon,
+    part.taxStart,
+    part.taxCount,
+  ]
+    .concat([part.taxCodes, part.taxPrimary] as never[])
+    .map((a) => a.buffer as ArrayBuffer);
   scope.postMessage({ type: "done", sawHeader: start > 0 || !header, nextLine, index: part }, {
     transfer,
   });
@@ -158,9 +134,7 @@ async function read(request: NpidataRequest): Promise<void> {
 scope.onmessage = (event) => {
   const message = event.data;
   if (message.type === "ack") {
-    credits++;
-    wake?.();
-    wake = null;
+    credits.give();
     return;
   }
   read(message).catch((error) => {

@@ -17,7 +17,7 @@ import { DatabaseSync } from "node:sqlite";
 import { cellOf, FIELD, PREFIXED_FIELDS } from "./fields.ts";
 import type { IndexEntry } from "./entry.ts";
 import { INDEX_SCHEMA } from "./schema.ts";
-import { buildVocabulary } from "./vocabulary.ts";
+import { buildVocabulary, type Vocabulary, writeVocabulary } from "./vocabulary.ts";
 import { sortUnique } from "./sorted.ts";
 import {
   mergeTerms,
@@ -28,6 +28,7 @@ import {
   writeField,
 } from "./merge.ts";
 import type { PostingsMessage, PostingsRequest } from "./postings_worker.ts";
+import type { VocabularyMessage, VocabularyRequest } from "./vocabulary_worker.ts";
 import { bytesOf, GrowableColumn, GrowableList, type NumberArray } from "./typed.ts";
 import { PostingBuffer } from "./postings.ts";
 import { BatchInsert } from "../store/batch_insert.ts";
@@ -409,25 +410,35 @@ export class IndexBuilder {
   ): Promise<void> {
     const sink = this.#beginWrite(db);
     onProgress("columns");
-    this.#writeColumns(db, ranking, sink);
+    // The specialty words' counts join the postings worker's in the vocabulary worker.
+    const extra: [string, number][] = [];
+    this.#writeColumns(db, ranking, {
+      put: sink.put,
+      count: (term, docs) => extra.push([term, docs]),
+    });
     onProgress("postings");
     await job.done;
-    const out = new DatabaseSync(job.out, { readOnly: true });
+    // The vocabulary is computed in a worker while the posting lists are copied here.
+    const vocabulary = startVocabulary({ path: job.out, extra });
     try {
-      for (
-        const row of out.prepare("SELECT field, term, ids FROM posting ORDER BY rowid").iterate()
-      ) {
-        const { field, term, ids } = row as { field: number; term: string; ids: Uint8Array };
-        sink.putBytes(field, term, ids);
+      const out = new DatabaseSync(job.out, { readOnly: true });
+      try {
+        const rows = out.prepare("SELECT field, term, ids FROM posting ORDER BY rowid");
+        for (const row of rows.iterate()) {
+          const { field, term, ids } = row as { field: number; term: string; ids: Uint8Array };
+          sink.putBytes(field, term, ids);
+        }
+      } finally {
+        out.close();
       }
-      for (const row of out.prepare("SELECT term, docs FROM term_docs ORDER BY rowid").iterate()) {
-        const { term, docs } = row as { term: string; docs: number };
-        sink.count(term, docs);
-      }
+      sink.flush();
+      db.exec("COMMIT");
+      onProgress("vocabulary");
+      writeVocabulary(db, await vocabulary.result);
     } finally {
-      out.close();
+      vocabulary.stop();
     }
-    this.#finishWrite(db, sink, onProgress);
+    this.#release(db);
   }
 
   /** The attached parts' segments, their seqs mapped straight to ranked ids. */
@@ -470,7 +481,7 @@ export class IndexBuilder {
     db.exec("COMMIT");
     onProgress("vocabulary");
     const totals = db.prepare(
-      "SELECT term, sum(docs) AS docs FROM temp.vocabulary_scratch GROUP BY term",
+      "SELECT term, sum(docs) AS docs FROM temp.vocabulary_scratch GROUP BY term ORDER BY term",
     );
     buildVocabulary(
       db,
@@ -481,6 +492,11 @@ export class IndexBuilder {
         }
       })(),
     );
+    this.#release(db);
+  }
+
+  /** Drops what the writing used and lets go of the scratch. */
+  #release(db: DatabaseSync): void {
     db.exec("DROP TABLE temp.vocabulary_scratch");
     this.#scratch.exec("DELETE FROM index_segment");
     this.close();
@@ -595,6 +611,33 @@ export class IndexBuilder {
     }
     yield* words;
   }
+}
+
+/**
+ * Computes the typo vocabulary in a worker ({@linkcode VocabularyRequest});
+ * `stop` ends the worker if the result is no longer wanted.
+ */
+function startVocabulary(
+  request: VocabularyRequest,
+): { result: Promise<Vocabulary>; stop: () => void } {
+  const worker = new Worker(new URL("./vocabulary_worker.ts", import.meta.url).href, {
+    type: "module",
+  });
+  const result = new Promise<Vocabulary>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<VocabularyMessage>) => {
+      const message = event.data;
+      if (message.type === "done") resolve(message.vocabulary);
+      else reject(new Error(`Building the typo vocabulary failed: ${message.message}`));
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      reject(new Error(`Building the typo vocabulary failed: ${event.message}`));
+    };
+  });
+  // A failure nobody waits for any more must not surface as an unhandled rejection.
+  result.catch(() => {});
+  worker.postMessage(request);
+  return { result, stop: () => worker.terminate() };
 }
 
 /**

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { OtherName, Provider } from "../provider.ts";
+import type { Provider } from "../provider.ts";
 import { foldText, nameKey, nameTokens } from "../text/fold.ts";
 import { FIELD, FLAG } from "./fields.ts";
 import { digitsValue } from "../text/digits.ts";
@@ -40,25 +40,26 @@ function push(terms: (number | string)[], field: number, values: Iterable<string
 }
 
 /**
- * The terms an owner's other names add: their words, and name keys (a
- * person's: first and last word; an organization's: the whole name).
+ * Appends to `terms` the terms an other name adds: its words, and name keys
+ * (a person's: first and last word; an organization's: the whole name).
  *
  * @example
  * ```ts
- * otherNameTerms([{ type: "former_name", name: "JANE DOE" }], "individual");
+ * otherNameTerms("JANE DOE", "individual"); // [field, "jane", field, "doe", ...]
  * ```
  */
-export function otherNameTerms(names: readonly OtherName[], owner: NameOwner): (number | string)[] {
-  const terms: (number | string)[] = [];
-  for (const o of names) {
-    push(terms, FIELD.other, nameTokens(o.name));
-    if (owner === "individual") {
-      const parts = o.name.split(/\s+/).filter((w) => w);
-      push(terms, FIELD.firstKey, [nameKey(parts[0] ?? "")]);
-      push(terms, FIELD.lastKey, [nameKey(parts.at(-1) ?? "")]);
-    } else if (owner === "organization") {
-      push(terms, FIELD.orgKey, [nameKey(o.name)]);
-    }
+export function otherNameTerms(
+  name: string,
+  owner: NameOwner,
+  terms: (number | string)[] = [],
+): (number | string)[] {
+  push(terms, FIELD.other, nameTokens(name));
+  if (owner === "individual") {
+    const parts = name.split(/\s+/).filter((w) => w);
+    push(terms, FIELD.firstKey, [nameKey(parts[0] ?? "")]);
+    push(terms, FIELD.lastKey, [nameKey(parts.at(-1) ?? "")]);
+  } else if (owner === "organization") {
+    push(terms, FIELD.orgKey, [nameKey(name)]);
   }
   return terms;
 }
@@ -100,7 +101,8 @@ export function indexEntry(p: Provider): IndexEntry {
   } else if (org) {
     push(terms, FIELD.orgKey, [nameKey(org.name ?? "")]);
   }
-  terms.push(...otherNameTerms(p.other_names, nameOwner(p)));
+  const owner = nameOwner(p);
+  for (const o of p.other_names) otherNameTerms(o.name, owner, terms);
   let flags = p.status === "active" ? FLAG.active : 0;
   if (p.entity_type === "individual") flags |= FLAG.individual;
   if (p.entity_type === "organization") flags |= FLAG.organization;

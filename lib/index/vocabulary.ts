@@ -91,6 +91,72 @@ function termKeyHashes(term: string, out: (hash: number) => void): void {
 }
 
 /**
+ * A typo vocabulary ready to be written: each term once, in term order (its
+ * id is its position plus one), with how many providers carry it; and the
+ * (key hash, term id) pairs, grouped by bucket.
+ */
+export interface Vocabulary {
+  terms: string[];
+  docs: Uint32Array<ArrayBuffer>;
+  /** Where bucket `b`'s pairs are in `pairs`: from `starts[b]` to `starts[b + 1]` (two numbers a pair). */
+  starts: Uint32Array<ArrayBuffer>;
+  pairs: Uint32Array<ArrayBuffer>;
+}
+
+/**
+ * Computes the vocabulary of the index's terms and how many providers carry
+ * each (each term once, in term order). Two passes over the terms' key
+ * hashes, one to count each bucket's pairs and one to place them, so that
+ * the pairs (tens of millions for the national file) take one array of
+ * their exact size.
+ */
+export function computeVocabulary(frequencies: Iterable<readonly [string, number]>): Vocabulary {
+  const terms: string[] = [];
+  const docs = new GrowableList(1 << 16);
+  const starts = new Uint32Array(TYPO_BUCKETS + 1);
+  const mask = TYPO_BUCKETS - 1;
+  for (const [term, count] of frequencies) {
+    terms.push(term);
+    docs.push(count);
+    termKeyHashes(term, (hash) => (starts[(hash & mask) + 1]! += 2));
+  }
+  for (let b = 1; b <= TYPO_BUCKETS; b++) starts[b]! += starts[b - 1]!;
+  const pairs = new Uint32Array(starts[TYPO_BUCKETS]!);
+  const at = starts.slice(0, TYPO_BUCKETS);
+  for (let i = 0; i < terms.length; i++) {
+    const id = i + 1;
+    termKeyHashes(terms[i]!, (hash) => {
+      const b = hash & mask;
+      pairs[at[b]!++] = hash;
+      pairs[at[b]!++] = id;
+    });
+  }
+  return { terms, docs: docs.view().slice(), starts, pairs };
+}
+
+/** Replaces the vocabulary tables with `vocabulary`, in one transaction. */
+export function writeVocabulary(db: DatabaseSync, vocabulary: Vocabulary): void {
+  const { terms, docs, starts, pairs } = vocabulary;
+  db.exec("BEGIN; DELETE FROM term; DELETE FROM typo_bucket;");
+  const addTerms = db.prepare(
+    "INSERT INTO term (id, term, docs) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)",
+  );
+  for (let from = 0; from < terms.length; from += 1000) {
+    const batch: [number, string, number][] = [];
+    for (let i = from; i < Math.min(terms.length, from + 1000); i++) {
+      batch.push([i + 1, terms[i]!, docs[i]!]);
+    }
+    addTerms.run(JSON.stringify(batch));
+  }
+  const addBucket = db.prepare("INSERT INTO typo_bucket (bucket, pairs) VALUES (?, ?)");
+  for (let b = 0; b < TYPO_BUCKETS; b++) {
+    if (starts[b + 1] === starts[b]) continue;
+    addBucket.run(b, bytesOf(pairs.subarray(starts[b]!, starts[b + 1]!)));
+  }
+  db.exec("COMMIT");
+}
+
+/**
  * Rebuilds the vocabulary tables from the index's terms and how many
  * providers carry each: each term once, in term order (ids follow it).
  */
@@ -98,47 +164,7 @@ export function buildVocabulary(
   db: DatabaseSync,
   frequencies: Iterable<readonly [string, number]>,
 ): void {
-  db.exec("DELETE FROM term; DELETE FROM typo_bucket;");
-  const addTerms = db.prepare(
-    "INSERT INTO term (id, term, docs) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?)",
-  );
-  // (hash, term id) pairs, flat.
-  const pairs = new GrowableList(1 << 16);
-  let id = 0;
-  let batch: [number, string, number][] = [];
-  db.exec("BEGIN");
-  for (const [term, docs] of frequencies) {
-    id++;
-    batch.push([id, term, docs]);
-    if (batch.length === 1000) {
-      addTerms.run(JSON.stringify(batch));
-      batch = [];
-    }
-    termKeyHashes(term, (hash) => {
-      pairs.push(hash);
-      pairs.push(id);
-    });
-  }
-  if (batch.length > 0) addTerms.run(JSON.stringify(batch));
-  // Counting sort of the pairs into their buckets.
-  const counts = new Uint32Array(TYPO_BUCKETS + 1);
-  const data = pairs.data;
-  for (let k = 0; k < pairs.length; k += 2) counts[(data[k]! & (TYPO_BUCKETS - 1)) + 1]! += 2;
-  for (let b = 1; b <= TYPO_BUCKETS; b++) counts[b]! += counts[b - 1]!;
-  const sorted = new Uint32Array(pairs.length);
-  const at = counts.slice(0, TYPO_BUCKETS);
-  for (let k = 0; k < pairs.length; k += 2) {
-    const b = data[k]! & (TYPO_BUCKETS - 1);
-    sorted[at[b]!++] = data[k]!;
-    sorted[at[b]!++] = data[k + 1]!;
-  }
-  const addBucket = db.prepare("INSERT INTO typo_bucket (bucket, pairs) VALUES (?, ?)");
-  for (let b = 0; b < TYPO_BUCKETS; b++) {
-    if (counts[b + 1] === counts[b]) continue;
-    const slice = sorted.subarray(counts[b]!, counts[b + 1]!);
-    addBucket.run(b, bytesOf(slice));
-  }
-  db.exec("COMMIT");
+  writeVocabulary(db, computeVocabulary(frequencies));
 }
 
 /**

@@ -381,12 +381,35 @@ function indexOrEnd(s: string, char: string, from: number): number {
 }
 
 /**
- * The index of the next `"` in `s[from, end)`, or -1: a plain loop, as
+ * The index of the next `"` in `codes[from, end)`, or -1: a plain loop, as
  * quoted values are short (a call to `indexOf` costs more than the scan).
  */
-function closingQuote(s: string, from: number, end: number): number {
-  for (let i = from; i < end; i++) if (s.charCodeAt(i) === QUOTE) return i;
+function closingQuote(codes: CodeUnits, from: number, end: number): number {
+  for (let i = from; i < end; i++) if (codes[i] === QUOTE) return i;
   return -1;
+}
+
+/** A text's UTF-16 code units, as bytes when it is all ASCII. */
+type CodeUnits = Uint8Array | Uint16Array;
+
+const asciiEncoder = new TextEncoder();
+let asciiScratch = new Uint8Array(0);
+
+/**
+ * The code units of `s`, for the parser to read: its bytes when it is all
+ * ASCII (the NPPES files nearly always are: one native copy, and a byte
+ * array reads faster than `charCodeAt`), else every code unit copied. The
+ * byte array is reused by the next call.
+ */
+function codeUnits(s: string): CodeUnits {
+  if (asciiScratch.length < s.length) asciiScratch = new Uint8Array(s.length + (s.length >> 2));
+  const bytes = asciiScratch.subarray(0, s.length);
+  // One byte a code unit only when every character is ASCII.
+  const { read, written } = asciiEncoder.encodeInto(s, bytes);
+  if (read === s.length && written === s.length) return bytes;
+  const units = new Uint16Array(s.length);
+  for (let i = 0; i < s.length; i++) units[i] = s.charCodeAt(i);
+  return units;
 }
 
 /** The index of the first LF or CR in `s` from `from`, or -1. */
@@ -450,6 +473,8 @@ function parseText(
  */
 class Chunk {
   readonly s: string;
+  /** The code units of `s` (see {@linkcode codeUnits}). */
+  readonly codes: CodeUnits;
   readonly end: number;
   readonly final: boolean;
   readonly max: number;
@@ -467,6 +492,7 @@ class Chunk {
 
   constructor(s: string, final: boolean, max: number, state: ParserState) {
     this.s = s;
+    this.codes = codeUnits(s);
     this.end = s.length;
     this.final = final;
     this.max = max;
@@ -517,12 +543,12 @@ class Chunk {
    * is saved).
    */
   record(out: ParsedChunk): boolean {
-    const { s, end, final, max } = this;
+    const { s, codes, end, final, max } = this;
     let pos = this.pos;
     let line = this.line;
     const recStart = pos;
     const recLine = line;
-    let c = s.charCodeAt(pos);
+    let c = codes[pos]!;
 
     if (c === LF || c === CR) {
       // An empty line: not a record.
@@ -545,16 +571,16 @@ class Chunk {
     let errorAt: number;
     scan: for (;;) {
       if (
-        c === QUOTE && pos + 2 < end && s.charCodeAt(pos + 1) === QUOTE &&
-        s.charCodeAt(pos + 2) !== QUOTE
+        c === QUOTE && pos + 2 < end && codes[pos + 1]! === QUOTE &&
+        codes[pos + 2]! !== QUOTE
       ) {
         // `""`, the most common field in the NPPES files, often many in a row: a run of
         // them is read here, without going round the loop for each.
         out.addField(pos, pos, false);
         pos += 2;
         while (
-          pos + 3 < end && s.charCodeAt(pos) === COMMA && s.charCodeAt(pos + 1) === QUOTE &&
-          s.charCodeAt(pos + 2) === QUOTE && s.charCodeAt(pos + 3) !== QUOTE
+          pos + 3 < end && codes[pos]! === COMMA && codes[pos + 1]! === QUOTE &&
+          codes[pos + 2]! === QUOTE && codes[pos + 3]! !== QUOTE
         ) {
           out.addField(pos + 1, pos + 1, false);
           n++;
@@ -562,11 +588,11 @@ class Chunk {
         }
       } else if (c === QUOTE) {
         const open = pos;
-        let close = closingQuote(s, pos + 1, end);
+        let close = closingQuote(codes, pos + 1, end);
         let escaped = false;
-        while (close !== -1 && close + 1 < end && s.charCodeAt(close + 1) === QUOTE) {
+        while (close !== -1 && close + 1 < end && codes[close + 1]! === QUOTE) {
           escaped = true;
-          close = closingQuote(s, close + 2, end);
+          close = closingQuote(codes, close + 2, end);
         }
         if (close === -1) {
           if (!final) {
@@ -597,7 +623,7 @@ class Chunk {
       } else {
         let i = pos;
         while (i < end) {
-          c = s.charCodeAt(i);
+          c = codes[i]!;
           if (c === COMMA || c === LF || c === CR) break;
           i++;
         }
@@ -621,11 +647,11 @@ class Chunk {
         this.line = line;
         return true;
       }
-      c = s.charCodeAt(pos);
+      c = codes[pos]!;
       if (c === COMMA) {
         pos++;
         // (Reading past the end would deoptimise the loop.)
-        c = pos < end ? s.charCodeAt(pos) : -1;
+        c = pos < end ? codes[pos]! : -1;
         continue;
       }
       if (c === LF || c === CR) {

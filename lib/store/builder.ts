@@ -26,20 +26,25 @@ import { IndexBuilder, type IndexPart, type Ranking } from "../index/builder.ts"
 import { indexEntry, type NameOwner, otherNameTerms } from "../index/entry.ts";
 import { FLAG } from "../index/fields.ts";
 import { specialtyWords } from "./specialty_words.ts";
-import { decodeProvider, encodeProvider, packEndpoint, packOtherLocation } from "./codec.ts";
+import { decodeProvider, encodeProvider } from "./codec.ts";
 import {
   deactivate,
-  locatePlaces,
   postalKey,
   type PreparedProvider,
   type PreparedRecord,
+  type PreparedReference,
+  prepareEndpoint,
+  prepareLocation,
+  prepareOtherName,
   prepareProvider,
+  type SideTable,
 } from "./prepare.ts";
-import { packOtherName, SIDE, unpackOtherName } from "./sides.ts";
+import { SIDE, unpackOtherName } from "./sides.ts";
 import { sortKey } from "./sort_key.ts";
 import { NpiIndex } from "./npi_index.ts";
 import { GrowableColumn, GrowableList } from "../index/typed.ts";
 import { ZIP_DATASET } from "../geo/zip.ts";
+import { digitsValue } from "../text/digits.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 
 /** One input file, as recorded in the dataset metadata. */
@@ -98,12 +103,15 @@ function removeIfExists(path: string): void {
   }
 }
 
+/** The bit each side table sets. */
+const SIDE_BITS: Readonly<Record<SideTable, number>> = {
+  other_name: SIDE.otherNames,
+  location: SIDE.locations,
+  endpoint: SIDE.endpoints,
+};
+
 /** The side tables and the bit each sets. */
-const SIDE_TABLES = [
-  ["other_name", SIDE.otherNames],
-  ["location", SIDE.locations],
-  ["endpoint", SIDE.endpoints],
-] as const;
+const SIDE_TABLES = Object.entries(SIDE_BITS) as [SideTable, number][];
 
 /** Writes a new database file beside the target. */
 export class DatabaseBuilder {
@@ -144,7 +152,7 @@ export class DatabaseBuilder {
   #lastSeqOf: StatementSync | null = null;
   readonly #ranks: BatchInsert;
   readonly #sideTarget: DatabaseSync;
-  readonly #insertSide: Record<"other_name" | "location" | "endpoint", BatchInsert>;
+  readonly #insertSide: Record<SideTable, BatchInsert>;
   readonly #stageDeactivation: StatementSync;
 
   private constructor(options: BuildOptions, tempPath: string, stagePath: string) {
@@ -390,38 +398,37 @@ export class DatabaseBuilder {
    * record, once the records are final: sets the record's side bit and
    * indexes an other name's words; a row without a record is counted.
    */
-  #join(joins: Joins, npi: number, bit: number, name?: OtherName): void {
+  #join(joins: Joins, npi: number, bit: number, name: string | null): void {
     const seq = this.#added.get(npi) ?? this.#npiIndex!.seqOf(npi);
     if (seq === null) {
       joins.orphans++;
       return;
     }
     joins.sides[seq]! |= bit;
-    if (name) this.#index!.addTerms(seq, otherNameTerms([name], this.#ownerOf(seq)));
+    if (name !== null) this.#index!.addTerms(seq, otherNameTerms(name, this.#ownerOf(seq)));
   }
 
   /** Adds an other name (othername file). */
   addOtherName(npi: string, name: OtherName): void {
-    this.#begin();
-    this.#insertSide.other_name.add(Number(npi), packOtherName(name));
-    if (this.#arrivals) this.#join(this.#arrivals, Number(npi), SIDE.otherNames, name);
-    this.#wrote();
+    this.addReference(prepareOtherName(npi, name));
   }
 
   /** Adds a secondary practice location (pl file), located by its ZIP. */
   addLocation(npi: string, location: OtherLocation): void {
-    this.#begin();
-    this.#zipsNotFound += locatePlaces([location]);
-    this.#insertSide.location.add(Number(npi), JSON.stringify(packOtherLocation(location)));
-    if (this.#arrivals) this.#join(this.#arrivals, Number(npi), SIDE.locations);
-    this.#wrote();
+    this.addReference(prepareLocation(npi, location));
   }
 
   /** Adds an endpoint (endpoint file). */
   addEndpoint(npi: string, endpoint: Endpoint): void {
+    this.addReference(prepareEndpoint(npi, endpoint));
+  }
+
+  /** Adds a reference row prepared by {@linkcode prepareOtherName} and its kin (perhaps in another thread). */
+  addReference(row: PreparedReference): void {
     this.#begin();
-    this.#insertSide.endpoint.add(Number(npi), JSON.stringify(packEndpoint(endpoint)));
-    if (this.#arrivals) this.#join(this.#arrivals, Number(npi), SIDE.endpoints);
+    this.#zipsNotFound += row.zipsNotFound;
+    this.#insertSide[row.table].add(row.npi, row.doc);
+    if (this.#arrivals) this.#join(this.#arrivals, row.npi, SIDE_BITS[row.table], row.name);
     this.#wrote();
   }
 
@@ -699,7 +706,7 @@ export class DatabaseBuilder {
       const rows = this.#db.prepare(`SELECT npi${names ? ", doc" : ""} FROM ${table}`);
       for (const row of rows.iterate()) {
         const { npi, doc } = row as { npi: number; doc?: string };
-        this.#join(joins, npi, bit, names ? unpackOtherName(doc!) : undefined);
+        this.#join(joins, npi, bit, names ? unpackOtherName(doc!).name : null);
       }
     }
     return joins;
@@ -731,10 +738,12 @@ export class DatabaseBuilder {
     for (let from = 1; from <= size; from += step) {
       const text = (chunk.get(from, from + step - 1) as { seqs: string }).seqs;
       let id = from;
-      for (const part of text.split(",")) {
-        const seq = Number(part);
+      for (let start = 0; start < text.length; id++) {
+        const end = text.indexOf(",", start);
+        const seq = digitsValue(text, start, end === -1 ? text.length : end);
         seqById[id] = seq;
-        idBySeq[seq] = id++;
+        idBySeq[seq] = id;
+        start = end === -1 ? text.length : end + 1;
       }
       onProgress(Math.min(size, from + step - 1), size, "ranking");
     }

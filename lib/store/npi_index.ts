@@ -7,30 +7,61 @@
  * @module
  */
 
-/** 2^16 and 2^32: the digits of the radix sort (NPIs have at most 34 bits). */
-const DIGIT = 65_536;
-const HIGH = 4_294_967_296;
+/** Parallel arrays sorted together: the keys, the seqs, and perhaps more key bits. */
+type Rows = [keys: Uint32Array, seqs: Uint32Array, rest: Uint32Array | null];
 
-/** Sorts `seqs` by `npiBySeq[seq]`, keeping seq order among equal NPIs (LSD radix sort). */
-function sortByNpi(seqs: Uint32Array, npiBySeq: Float64Array): Uint32Array {
-  let from: Uint32Array = seqs, to: Uint32Array = new Uint32Array(seqs.length);
-  const digits = [
-    (npi: number) => npi % DIGIT,
-    (npi: number) => Math.floor(npi / DIGIT) % DIGIT,
-    (npi: number) => Math.floor(npi / HIGH),
-  ];
-  const counts = new Uint32Array(DIGIT + 1);
-  for (const digit of digits) {
-    counts.fill(0);
-    for (let i = 0; i < from.length; i++) counts[digit(npiBySeq[from[i]!]!) + 1]!++;
-    for (let d = 1; d <= DIGIT; d++) counts[d]! += counts[d - 1]!;
-    for (let i = 0; i < from.length; i++) {
-      const seq = from[i]!;
-      to[counts[digit(npiBySeq[seq]!)]!++] = seq;
-    }
-    [from, to] = [to, from];
+/**
+ * One pass of an LSD radix sort: the rows reordered, stably, by the 16-bit
+ * digit of the keys at `shift`.
+ */
+function radixPass([keys, seqs, rest]: Rows, shift: number, counts: Uint32Array): Rows {
+  const n = keys.length;
+  counts.fill(0);
+  for (let i = 0; i < n; i++) counts[((keys[i]! >>> shift) & 0xffff) + 1]!++;
+  for (let d = 1; d <= 0xffff; d++) counts[d]! += counts[d - 1]!;
+  const keysOut = new Uint32Array(n), seqsOut = new Uint32Array(n);
+  const restOut = rest ? new Uint32Array(n) : null;
+  for (let i = 0; i < n; i++) {
+    const key = keys[i]!;
+    const at = counts[(key >>> shift) & 0xffff]!++;
+    keysOut[at] = key;
+    seqsOut[at] = seqs[i]!;
+    if (restOut) restOut[at] = rest![i]!;
   }
-  return from;
+  return [keysOut, seqsOut, restOut];
+}
+
+/**
+ * Sorts `seqs` by `npiBySeq[seq]`, keeping seq order among equal NPIs: a
+ * radix sort of `npi - min` in 16-bit digits, its low and high 32 bits
+ * moving with the seqs so that every pass reads in order. Two passes when
+ * the NPIs span less than 2^32 (valid NPIs, ten digits starting with 1 or
+ * 2, always do), three otherwise.
+ */
+function sortByNpi(seqs: Uint32Array, npiBySeq: Float64Array): Uint32Array {
+  const n = seqs.length;
+  let min = Infinity, max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const npi = npiBySeq[seqs[i]!]!;
+    if (npi < min) min = npi;
+    if (npi > max) max = npi;
+  }
+  const wide = max - min >= 2 ** 32;
+  if (wide && !(max - min < 2 ** 48)) {
+    throw new RangeError(`Numbers from ${min} to ${max} are not NPIs (ten digits)`);
+  }
+  const low = new Uint32Array(n), high = new Uint32Array(wide ? n : 0);
+  for (let i = 0; i < n; i++) {
+    const key = npiBySeq[seqs[i]!]! - min;
+    low[i] = key % 2 ** 32;
+    if (wide) high[i] = Math.floor(key / 2 ** 32);
+  }
+  const counts = new Uint32Array(0x10001);
+  let rows: Rows = [low, seqs, wide ? high : null];
+  rows = radixPass(rows, 0, counts);
+  rows = radixPass(rows, 16, counts);
+  if (wide) rows = radixPass([rows[2]!, rows[1], null], 0, counts);
+  return rows[1];
 }
 
 /**

@@ -5,10 +5,11 @@
  *
  * @module
  */
-import type { Location, Provider } from "../provider.ts";
+import type { Endpoint, Location, OtherLocation, OtherName, Provider } from "../provider.ts";
 import { type IndexEntry, indexEntry } from "../index/entry.ts";
 import { lookupZip } from "../geo/zip.ts";
-import { encodeProvider } from "./codec.ts";
+import { encodeProvider, packEndpoint, packOtherLocation } from "./codec.ts";
+import { packOtherName } from "./sides.ts";
 import { sortKey } from "./sort_key.ts";
 
 /** A provider's record ready to be written, without its index entry. */
@@ -94,4 +95,51 @@ export function deactivate(p: Provider, date: string | null): Provider {
     return p;
   }
   return { ...p, status: "deactivated", deactivation_date };
+}
+
+/** The tables of the three reference files. */
+export type SideTable = "other_name" | "location" | "endpoint";
+
+/** A reference row ready to be written: plain data, cheap to post between threads. */
+export interface PreparedReference {
+  table: SideTable;
+  npi: number;
+  /** The stored form. */
+  doc: string;
+  /** An other name's text, which the index adds to its record's terms; null for other rows. */
+  name: string | null;
+  /** US ZIPs of a secondary location not found in the ZIP dataset (0 or 1). */
+  zipsNotFound: number;
+}
+
+/**
+ * An other name (othername file) ready to be written.
+ *
+ * @example
+ * ```ts
+ * prepareOtherName("1003000126", { type: "former_name", name: "JANE DOE" }).doc;
+ * // '["former_name","JANE DOE"]'
+ * ```
+ */
+export function prepareOtherName(npi: string, name: OtherName): PreparedReference {
+  return {
+    table: "other_name",
+    npi: Number(npi),
+    doc: packOtherName(name),
+    name: name.name,
+    zipsNotFound: 0,
+  };
+}
+
+/** A secondary practice location (pl file) ready to be written, located by its ZIP (in place). */
+export function prepareLocation(npi: string, location: OtherLocation): PreparedReference {
+  const zipsNotFound = locatePlaces([location]);
+  const doc = JSON.stringify(packOtherLocation(location));
+  return { table: "location", npi: Number(npi), doc, name: null, zipsNotFound };
+}
+
+/** An endpoint (endpoint file) ready to be written. */
+export function prepareEndpoint(npi: string, endpoint: Endpoint): PreparedReference {
+  const doc = JSON.stringify(packEndpoint(endpoint));
+  return { table: "endpoint", npi: Number(npi), doc, name: null, zipsNotFound: 0 };
 }
