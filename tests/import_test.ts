@@ -166,6 +166,12 @@ Deno.test("[import] reference files: bad rows are skipped with their lines, a wr
   const dir = await Deno.makeTempDir();
   try {
     const files = await writeFixtureFiles(dir);
+    /** The error of an import of the fixture files with `replaced` swapped in. */
+    const failedImport = (replaced: Partial<typeof files>): Promise<ImportError> =>
+      assertRejects(
+        () => runImport({ db: `${dir}/q.db`, ...files, ...replaced, progress: quietProgress() }),
+        ImportError,
+      );
     await t.step("bad rows", async () => {
       const [good] = plRows();
       await writeCsv(files.pl, PL_COLUMNS, [good!, ["1234567893", "x"], good!], '"open,\n');
@@ -200,16 +206,7 @@ Deno.test("[import] reference files: bad rows are skipped with their lines, a wr
     await t.step("a wrong header names the file and the option", async () => {
       await writeCsv(files.pl, PL_COLUMNS, plRows());
       await writeCsv(`${dir}/wrong.csv`, ENDPOINT_COLUMNS, endpointRows());
-      const error: ImportError = await assertRejects(
-        () =>
-          runImport({
-            db: `${dir}/q.db`,
-            ...files,
-            othername: `${dir}/wrong.csv`,
-            progress: quietProgress(),
-          }),
-        ImportError,
-      );
+      const error = await failedImport({ othername: `${dir}/wrong.csv` });
       assertMatch(
         error.message,
         /'.*wrong\.csv' as a othername file: wrong header: expected 3 columns/,
@@ -218,16 +215,7 @@ Deno.test("[import] reference files: bad rows are skipped with their lines, a wr
     });
     await t.step("an empty file", async () => {
       await Deno.writeTextFile(`${dir}/empty.csv`, "");
-      const error: ImportError = await assertRejects(
-        () =>
-          runImport({
-            db: `${dir}/q.db`,
-            ...files,
-            endpoint: `${dir}/empty.csv`,
-            progress: quietProgress(),
-          }),
-        ImportError,
-      );
+      const error = await failedImport({ endpoint: `${dir}/empty.csv` });
       assertMatch(error.message, /'.*empty\.csv': the file is empty/);
       assertEquals([...Deno.readDirSync(dir)].filter((e) => e.name.startsWith("q.db")), []);
     });
