@@ -18,7 +18,9 @@ function content(path: string): Record<string, unknown[]> {
   try {
     const all = (sql: string) => db.prepare(sql).all().map((r) => ({ ...r }));
     return {
-      provider: all("SELECT id, npi, active, postal, sides FROM provider ORDER BY id"),
+      provider: all("SELECT id, npi, active, sides FROM provider ORDER BY id"),
+      npi: all("SELECT npi, id FROM provider_npi ORDER BY npi"),
+      zip9: all("SELECT zip9, id FROM provider_zip9 ORDER BY zip9, id"),
       posting: all("SELECT field, term, hex(ids) AS ids FROM posting ORDER BY field, term"),
       blobs: all("SELECT name, hex(data) AS data FROM index_blob ORDER BY name"),
       terms: all("SELECT id, term, docs FROM term ORDER BY id"),

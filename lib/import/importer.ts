@@ -18,6 +18,7 @@ import {
 } from "../taxonomy/nucc.ts";
 import type { Progress } from "./progress.ts";
 import { basename } from "./paths.ts";
+import { releaseMemory } from "../memory.ts";
 import { GrowableList } from "../index/typed.ts";
 import type { NpidataMessage, NpidataRequest } from "./npidata_worker.ts";
 import { unpackRecord } from "./packed_records.ts";
@@ -25,6 +26,7 @@ import type { SkippedRow } from "./batches.ts";
 import type { ReferenceMessage, ReferenceRequest } from "./reference_worker.ts";
 import { REFERENCE_TABLES, type ReferenceKind } from "./reference_rows.ts";
 import type { IndexPart } from "../index/builder.ts";
+import type { RankKeyCounts } from "../store/rank_keys.ts";
 
 /** What to import. */
 export interface ImportOptions {
@@ -204,9 +206,11 @@ interface Part {
   /** Physical line after the part (known once done). */
   nextLine: number;
   /** The build's seq of each of the worker's records (index 0 unused). */
-  seqs: GrowableList;
+  seqs: GrowableList | null;
   /** The index the worker built, until attached. */
   index: IndexPart | null;
+  /** What the worker wrote of its records' rank keys. */
+  rankCounts: RankKeyCounts | null;
 }
 
 /**
@@ -242,7 +246,7 @@ async function importNpidata(
     const worker = new Worker(new URL("./npidata_worker.ts", import.meta.url).href, {
       type: "module",
     });
-    return { worker, bytes: 0, done: false, nextLine: 1, seqs, index: null };
+    return { worker, bytes: 0, done: false, nextLine: 1, seqs, index: null, rankCounts: null };
   });
   let rows = 0, skipped = 0, sawHeader = false;
   // Rows skipped in the second half wait for the first half's line count.
@@ -273,6 +277,7 @@ async function importNpidata(
             path,
             ...ranges[k]!,
             scratchPath: builder.partScratchPath(k),
+            rankPath: builder.partRankPath(k),
             segmentEntries: options.segmentEntries,
             deactivations: options.deactivations,
           } satisfies NpidataRequest,
@@ -283,10 +288,14 @@ async function importNpidata(
     for (const part of parts) part.worker.terminate();
   }
   // Once every record is in, so that the index is sized once.
-  for (const part of parts) {
-    if (part.index) builder.attachIndexPart(part.index, part.seqs.view());
+  parts.forEach((part, k) => {
+    const rank = { path: builder.partRankPath(k), counts: part.rankCounts! };
+    if (part.index) builder.attachPart({ index: part.index, rank }, part.seqs!.view().slice());
     part.index = null;
-  }
+    part.seqs = null;
+  });
+  // The parts' columns, copied into the build's, are hundreds of megabytes to let go.
+  releaseMemory();
   if (!sawHeader) throw emptyFileError(path);
   progress.finish(rowsSummary(rows, skipped));
   return { kind: "npidata", name: basename(path), rows, skipped };
@@ -304,7 +313,7 @@ async function importNpidata(
         const { records } = message;
         for (let i = 0; i < records.size; i++) {
           const seq = builder.addRecord(unpackRecord(records, i), k);
-          if (seq !== null) part.seqs.push(seq);
+          if (seq !== null) part.seqs!.push(seq);
         }
         rows += records.size;
         const offset = k === 0 ? 0 : parts[0]!.done ? parts[0]!.nextLine - 1 : null;
@@ -322,6 +331,7 @@ async function importNpidata(
         part.done = true;
         part.nextLine = message.nextLine;
         part.index = message.index;
+        part.rankCounts = message.rankCounts;
         if (k === 0) {
           sawHeader ||= message.sawHeader;
           for (const row of laterSkips.splice(0)) report(row.line + part.nextLine - 1, row.reason);
@@ -577,7 +587,11 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       files.push(f);
       builder.addFile(f);
       // The reference files that follow are joined to the records as they are read.
-      if (!update) builder.recordsDone();
+      if (!update) {
+        builder.recordsDone();
+        // Ranked in a worker while the reference files are read.
+        builder.rankInBackground();
+      }
     }
     const references = (["othername", "pl", "endpoint"] as const)
       .map((kind) => ({ kind, path: options[kind] }))

@@ -1,8 +1,9 @@
 /**
  * Web Worker that reads the main NPPES file: parses the CSV, maps each row
  * to a provider record and prepares it for the database build
- * ({@linkcode prepareProvider}), so the importing thread only writes. The
- * two run side by side on two cores.
+ * ({@linkcode prepareProvider}), indexes it and writes its rank key, so the
+ * importing thread only writes the records. The two run side by side on two
+ * cores.
  *
  * Message in: a {@linkcode NpidataRequest}, then `{ type: "ack" }` for each
  * batch handled (at most {@linkcode BATCHES_IN_FLIGHT} batches wait
@@ -19,6 +20,7 @@ import { DatabaseSync } from "node:sqlite";
 import { byteRange } from "./byte_range.ts";
 import { packedBuffers, type PackedRecords, RecordPacker } from "./packed_records.ts";
 import { BATCHES_IN_FLIGHT, Credits, type SkippedRow } from "./batches.ts";
+import { type RankKeyCounts, RankKeyWriter, zip9Of } from "../store/rank_keys.ts";
 
 /**
  * What the worker is asked to read: the bytes `start` to `end` of the file
@@ -35,6 +37,8 @@ export interface NpidataRequest {
    * the part is handed over in the `done` message.
    */
   scratchPath: string;
+  /** Where the worker writes the rank keys of its records (a new file). */
+  rankPath: string;
   /** Index ids the worker holds in memory before writing a segment. */
   segmentEntries?: number;
   /** The deactivation report (NPI to date or null), applied to each record as it is read. */
@@ -45,7 +49,13 @@ export interface NpidataRequest {
 export type NpidataMessage =
   | { type: "header"; problems: string[]; malformed: string | null }
   | { type: "batch"; records: PackedRecords; skipped: SkippedRow[]; bytes: number }
-  | { type: "done"; sawHeader: boolean; nextLine: number; index: IndexPart }
+  | {
+    type: "done";
+    sawHeader: boolean;
+    nextLine: number;
+    index: IndexPart;
+    rankCounts: RankKeyCounts;
+  }
   | { type: "error"; message: string };
 
 const scope = self as unknown as {
@@ -75,6 +85,8 @@ async function read(request: NpidataRequest): Promise<void> {
   // The worker indexes its records itself: seq i is its i-th record.
   const index = scratchIndex(request.scratchPath, request.segmentEntries);
   const records = new RecordPacker();
+  using rankFile = await Deno.open(request.rankPath, { write: true, create: true, truncate: true });
+  const rankKeys = new RankKeyWriter(rankFile);
   let seq = 0;
   const deactivations = request.deactivations ?? new Map<number, string | null>();
   const options = { onBytes: (n: number) => (bytes = n), onEnd: (n: number) => (nextLine = n) };
@@ -100,6 +112,7 @@ async function read(request: NpidataRequest): Promise<void> {
         if (deactivated !== undefined) provider = deactivate(provider, deactivated);
         const prepared = prepareProvider(provider);
         index.add(++seq, prepared.entry);
+        rankKeys.add(prepared.npi, prepared.active, prepared.sortKey, zip9Of(prepared.postal));
         records.add(prepared);
       } catch (error) {
         if (!(error instanceof RowError)) throw error;
@@ -113,6 +126,7 @@ async function read(request: NpidataRequest): Promise<void> {
       transfer: packedBuffers(packed),
     });
   }
+  rankKeys.finish();
   const part = index.exportPart(request.scratchPath);
   const transfer = [
     part.flags,
@@ -124,11 +138,15 @@ async function read(request: NpidataRequest): Promise<void> {
     part.taxStart,
     part.taxCount,
   ]
-    .concat([part.taxCodes, part.taxPrimary] as never[])
+    .concat([part.taxCodes] as never[])
     .map((a) => a.buffer as ArrayBuffer);
-  scope.postMessage({ type: "done", sawHeader: start > 0 || !header, nextLine, index: part }, {
-    transfer,
-  });
+  scope.postMessage({
+    type: "done",
+    sawHeader: start > 0 || !header,
+    nextLine,
+    index: part,
+    rankCounts: rankKeys.counts,
+  }, { transfer });
 }
 
 scope.onmessage = (event) => {

@@ -7,17 +7,16 @@
  *
  * @module
  */
-import type { PreparedRecord } from "../store/prepare.ts";
+import type { StoredRecord } from "../store/prepare.ts";
 
 /** A batch of prepared records, packed. */
 export interface PackedRecords {
   size: number;
   npis: Float64Array<ArrayBuffer>;
-  active: Uint8Array<ArrayBuffer>;
   zipsNotFound: Uint8Array<ArrayBuffer>;
-  /** Each record's doc, sort key and postal code ("" for none), one after another. */
+  /** Each record's doc, one after another. */
   text: string;
-  /** Where each of those strings ends in `text`: three a record. */
+  /** Where each doc ends in `text`. */
   ends: Uint32Array<ArrayBuffer>;
 }
 
@@ -29,68 +28,56 @@ export interface PackedRecords {
  * const packer = new RecordPacker();
  * packer.add(prepareProvider(provider));
  * const batch = packer.take();
- * unpackRecord(batch, 0).sortKey; // the provider's sort key
+ * unpackRecord(batch, 0).doc; // the provider's stored record
  * ```
  */
 export class RecordPacker {
   #npis: number[] = [];
-  #active: number[] = [];
   #zips: number[] = [];
-  #strings: string[] = [];
+  #docs: string[] = [];
 
   /** The number of records added since the last {@linkcode take}. */
   get size(): number {
     return this.#npis.length;
   }
 
-  /** Adds a record (an index entry it carries is left out). */
-  add(record: PreparedRecord): void {
+  /** Adds a record (anything else it carries is left out). */
+  add(record: StoredRecord): void {
     this.#npis.push(record.npi);
-    this.#active.push(record.active ? 1 : 0);
     this.#zips.push(record.zipsNotFound);
-    this.#strings.push(record.doc, record.sortKey, record.postal ?? "");
+    this.#docs.push(record.doc);
   }
 
   /** The records added so far, packed; the packer starts empty again. */
   take(): PackedRecords {
-    const ends = new Uint32Array(this.#strings.length);
+    const ends = new Uint32Array(this.#docs.length);
     let at = 0;
-    for (let k = 0; k < this.#strings.length; k++) ends[k] = at += this.#strings[k]!.length;
+    for (let k = 0; k < this.#docs.length; k++) ends[k] = at += this.#docs[k]!.length;
     const packed: PackedRecords = {
       size: this.#npis.length,
       npis: Float64Array.from(this.#npis),
-      active: Uint8Array.from(this.#active),
       zipsNotFound: Uint8Array.from(this.#zips),
-      text: this.#strings.join(""),
+      text: this.#docs.join(""),
       ends,
     };
     this.#npis = [];
-    this.#active = [];
     this.#zips = [];
-    this.#strings = [];
+    this.#docs = [];
     return packed;
   }
 }
 
 /** The buffers of a packed batch, to transfer with it. */
 export function packedBuffers(batch: PackedRecords): ArrayBuffer[] {
-  return [batch.npis.buffer, batch.active.buffer, batch.zipsNotFound.buffer, batch.ends.buffer];
+  return [batch.npis.buffer, batch.zipsNotFound.buffer, batch.ends.buffer];
 }
 
 /** Record `i` of a packed batch. */
-export function unpackRecord(batch: PackedRecords, i: number): PreparedRecord {
+export function unpackRecord(batch: PackedRecords, i: number): StoredRecord {
   const { text, ends } = batch;
-  const k = i * 3;
-  const docStart = k === 0 ? 0 : ends[k - 1]!;
-  const doc = text.slice(docStart, ends[k]);
-  const sortKey = text.slice(ends[k], ends[k + 1]);
-  const postal = text.slice(ends[k + 1], ends[k + 2]);
   return {
     npi: batch.npis[i]!,
-    active: batch.active[i] === 1,
-    sortKey,
-    postal: postal === "" ? null : postal,
-    doc,
+    doc: text.slice(i === 0 ? 0 : ends[i - 1]!, ends[i]),
     zipsNotFound: batch.zipsNotFound[i]!,
   };
 }

@@ -33,6 +33,8 @@ import { bytesOf, GrowableColumn, GrowableList, type NumberArray } from "./typed
 import { PostingBuffer } from "./postings.ts";
 import { BatchInsert } from "../store/batch_insert.ts";
 import { TermTable } from "./term_table.ts";
+import { SharedCredits } from "../shared_credits.ts";
+import { releaseMemory } from "../memory.ts";
 
 /** A dictionary of strings to small integers (0 is "none"). */
 class Dictionary {
@@ -102,8 +104,8 @@ export interface IndexPart {
   lon: Float32Array;
   taxStart: Uint32Array;
   taxCount: Uint8Array;
+  /** Each code's dictionary number times two, plus one when it is primary. */
   taxCodes: Uint32Array;
-  taxPrimary: Uint32Array;
   states: string[];
   cities: string[];
   codes: string[];
@@ -119,13 +121,8 @@ interface WriteSink extends PostingSink {
   flush(): void;
 }
 
-/** Posting lists being written by a worker ({@linkcode IndexBuilder.startPostings}). */
-export interface PostingsJob {
-  /** The scratch database they are written to. */
-  out: string;
-  /** Settles when the worker is done. */
-  done: Promise<void>;
-}
+/** Posting batches the merging worker may have in flight (of about 4 MB each). */
+const POSTING_BATCHES_IN_FLIGHT = 4;
 
 /** Accumulates index entries by seq and writes the ranked index. */
 export class IndexBuilder {
@@ -143,8 +140,8 @@ export class IndexBuilder {
   /** Where the codes of each seq start in `#taxCodes`, and how many there are. */
   readonly #taxStart: GrowableColumn<Uint32Array>;
   readonly #taxCount: GrowableColumn<Uint8Array>;
+  /** Each code's dictionary number times two, plus one when it is primary. */
   readonly #taxCodes = new GrowableList(1024);
-  readonly #taxPrimary = new GrowableList(1024);
   readonly #states = new Dictionary();
   readonly #cities = new Dictionary();
   readonly #codes = new Dictionary();
@@ -220,8 +217,7 @@ export class IndexBuilder {
     this.#taxStart.set(seq, this.#taxCodes.length);
     this.#taxCount.set(seq, entry.codes.length);
     for (let k = 0; k < entry.codes.length; k++) {
-      this.#taxCodes.push(this.#codes.id(entry.codes[k]!));
-      this.#taxPrimary.push(entry.primary[k] ?? 0);
+      this.#taxCodes.push(this.#codes.id(entry.codes[k]!) * 2 + (entry.primary[k] ? 1 : 0));
     }
   }
 
@@ -246,7 +242,6 @@ export class IndexBuilder {
       taxStart: column(this.#taxStart),
       taxCount: column(this.#taxCount),
       taxCodes: this.#taxCodes.view().slice(),
-      taxPrimary: this.#taxPrimary.view().slice(),
       states: this.#states.values,
       cities: this.#cities.values,
       codes: this.#codes.values,
@@ -262,6 +257,7 @@ export class IndexBuilder {
     const states = part.states.map((v) => this.#states.id(v));
     const cities = part.cities.map((v) => this.#cities.id(v));
     const codes = part.codes.map((v) => this.#codes.id(v));
+    this.#taxCodes.reserve(this.#taxCodes.length + part.taxCodes.length);
     for (let i = 1; i <= part.size; i++) {
       const seq = seqOf[i] ?? 0;
       if (seq === 0) continue;
@@ -276,8 +272,8 @@ export class IndexBuilder {
       this.#taxStart.set(seq, this.#taxCodes.length);
       this.#taxCount.set(seq, count);
       for (let k = from; k < from + count; k++) {
-        this.#taxCodes.push(codes[part.taxCodes[k]!]!);
-        this.#taxPrimary.push(part.taxPrimary[k]!);
+        const value = part.taxCodes[k]!;
+        this.#taxCodes.push(codes[value >>> 1]! * 2 + (value & 1));
       }
     }
     const db = new DatabaseSync(part.scratchPath, { readOnly: true });
@@ -345,20 +341,76 @@ export class IndexBuilder {
       held.delete(field);
     }
     onProgress("columns");
-    this.#writeColumns(db, ranking, sink);
+    for (const _ of this.#writeColumns(db, ranking, sink));
     this.#finishWrite(db, sink, onProgress);
   }
 
   /**
-   * Starts writing the posting lists of the text and name fields in a
-   * worker, into a scratch database at `paths.out` (what is still in memory
-   * is first spilled to a new one at `paths.memory`); finish with
-   * {@linkcode writeBeside}. Null when some lists were spilled to this
-   * builder's own scratch database, which the worker cannot open: then use
-   * {@linkcode write}.
+   * {@linkcode write}, with the posting lists of the text and name fields
+   * merged by a worker and written here as they come, while this thread
+   * writes the columns and runs `alongside` (more writing of its own, which
+   * calls `pause` every so often to let the lists in). What is still in
+   * memory is first spilled to a scratch database at `paths.memory`; the
+   * terms' counts go to one at `paths.counts`. Returns false, having done
+   * nothing, when some lists were spilled to this builder's own scratch
+   * database, which a worker cannot open: then use {@linkcode write}.
    */
-  startPostings(ranking: Ranking, paths: { memory: string; out: string }): PostingsJob | null {
-    if (this.#segments.length > 0) return null;
+  async writeBeside(
+    db: DatabaseSync,
+    ranking: Ranking,
+    paths: { memory: string; counts: string },
+    alongside: (pause: () => Promise<void>) => Promise<void>,
+    onProgress: (phase: string) => void = () => {},
+  ): Promise<boolean> {
+    if (this.#segments.length > 0) return false;
+    const sink = this.#beginWrite(db);
+    const job = this.#startPostings(ranking, paths, sink);
+    try {
+      onProgress("columns");
+      // The specialty words' counts join the postings worker's in the vocabulary worker.
+      const extra: [string, number][] = [];
+      const columns = {
+        put: sink.put,
+        count: (term: string, docs: number) => extra.push([term, docs]),
+      };
+      for (const _ of this.#writeColumns(db, ranking, columns)) await job.pause();
+      releaseMemory();
+      // The typo vocabulary is computed in a worker as soon as the text terms are counted.
+      const vocabulary = job.counted.then(() => startVocabulary({ path: paths.counts, extra }));
+      vocabulary.catch(() => {}); // Surfaces through `job.done`.
+      try {
+        await alongside(job.pause);
+        onProgress("postings");
+        await job.done;
+        sink.flush();
+        db.exec("COMMIT");
+        onProgress("vocabulary");
+        writeVocabulary(db, await (await vocabulary).result);
+      } finally {
+        vocabulary.then((v) => v.stop(), () => {});
+      }
+    } finally {
+      job.stop();
+    }
+    this.#release(db);
+    return true;
+  }
+
+  /**
+   * Starts the worker that merges the posting lists of the text and name
+   * fields ({@linkcode PostingsRequest}); the rows it streams back are
+   * written to `sink` whenever this thread is free (see `pause`).
+   */
+  #startPostings(
+    ranking: Ranking,
+    paths: { memory: string; counts: string },
+    sink: WriteSink,
+  ): {
+    done: Promise<void>;
+    counted: Promise<void>;
+    pause: () => Promise<void>;
+    stop: () => void;
+  } {
     const memory = new DatabaseSync(paths.memory);
     let ranges: SegmentRange[];
     try {
@@ -368,6 +420,7 @@ export class IndexBuilder {
     } finally {
       memory.close();
     }
+    const credits = SharedCredits.buffer(POSTING_BATCHES_IN_FLIGHT);
     const request: PostingsRequest = {
       sources: [
         { path: paths.memory, segments: [ranges], toId: ranking.idBySeq },
@@ -379,66 +432,48 @@ export class IndexBuilder {
       ],
       fields: [...PREFIXED_FIELDS],
       universe: ranking.size + 1,
-      out: paths.out,
+      counts: paths.counts,
+      credits,
     };
     const worker = new Worker(new URL("./postings_worker.ts", import.meta.url).href, {
       type: "module",
     });
+    const returned = new SharedCredits(credits);
+    let counted!: () => void;
+    const countedPromise = new Promise<void>((resolve) => (counted = resolve));
     const done = new Promise<void>((resolve, reject) => {
       worker.onmessage = (event: MessageEvent<PostingsMessage>) => {
-        if (event.data.type === "done") resolve();
-        else reject(new Error(`Writing the posting lists failed: ${event.data.message}`));
+        const message = event.data;
+        if (message.type === "rows") {
+          const { fields, terms, ids, starts } = message;
+          for (let i = 0; i < terms.length; i++) {
+            sink.putBytes(fields[i]!, terms[i]!, ids.subarray(starts[i]!, starts[i + 1]!));
+          }
+          returned.give();
+        } else if (message.type === "counted") {
+          counted();
+        } else if (message.type === "done") {
+          resolve();
+        } else {
+          reject(new Error(`Writing the posting lists failed: ${message.message}`));
+        }
       };
       worker.onerror = (event) => {
         event.preventDefault();
         reject(new Error(`Writing the posting lists failed: ${event.message}`));
       };
-    }).finally(() => worker.terminate());
-    worker.postMessage(request);
-    return { out: paths.out, done };
-  }
-
-  /**
-   * Writes the rest of the index into `db` while `job` writes the posting
-   * lists beside it, then copies them in (see {@linkcode startPostings}).
-   */
-  async writeBeside(
-    db: DatabaseSync,
-    ranking: Ranking,
-    job: PostingsJob,
-    onProgress: (phase: string) => void = () => {},
-  ): Promise<void> {
-    const sink = this.#beginWrite(db);
-    onProgress("columns");
-    // The specialty words' counts join the postings worker's in the vocabulary worker.
-    const extra: [string, number][] = [];
-    this.#writeColumns(db, ranking, {
-      put: sink.put,
-      count: (term, docs) => extra.push([term, docs]),
     });
-    onProgress("postings");
-    await job.done;
-    // The vocabulary is computed in a worker while the posting lists are copied here.
-    const vocabulary = startVocabulary({ path: job.out, extra });
-    try {
-      const out = new DatabaseSync(job.out, { readOnly: true });
-      try {
-        const rows = out.prepare("SELECT field, term, ids FROM posting ORDER BY rowid");
-        for (const row of rows.iterate()) {
-          const { field, term, ids } = row as { field: number; term: string; ids: Uint8Array };
-          sink.putBytes(field, term, ids);
-        }
-      } finally {
-        out.close();
-      }
-      sink.flush();
-      db.exec("COMMIT");
-      onProgress("vocabulary");
-      writeVocabulary(db, await vocabulary.result);
-    } finally {
-      vocabulary.stop();
-    }
-    this.#release(db);
+    // A failure nobody waits for yet must not surface as an unhandled rejection.
+    done.catch(() => {});
+    worker.postMessage(request);
+    return {
+      done,
+      // Settles with `done` at the latest, so that a failure is never waited for twice.
+      counted: Promise.race([countedPromise, done]),
+      // A macrotask: the worker's queued batches are handled before it resolves.
+      pause: () => new Promise((resolve) => setTimeout(resolve, 0)),
+      stop: () => worker.terminate(),
+    };
   }
 
   /** The attached parts' segments, their seqs mapped straight to ranked ids. */
@@ -502,8 +537,12 @@ export class IndexBuilder {
     this.close();
   }
 
-  /** The ranked columns, the lists derived from them, and the specialty words' counts. */
-  #writeColumns(db: DatabaseSync, ranking: Ranking, sink: PostingSink): void {
+  /**
+   * The ranked columns, the lists derived from them, and the specialty
+   * words' counts, in steps of a second or less (each `yield` is a point
+   * where the caller may let other work in).
+   */
+  *#writeColumns(db: DatabaseSync, ranking: Ranking, sink: PostingSink): Generator<void> {
     const n = ranking.size;
     const put = sink.put;
     const flags = this.#flags.ranked(ranking, new Uint8Array(n + 1));
@@ -518,9 +557,9 @@ export class IndexBuilder {
     const zip = this.#zip.ranked(ranking, new Uint32Array(n + 1));
     const lat = this.#lat.ranked(ranking, new Float32Array(n + 1).fill(NaN));
     const lon = this.#lon.ranked(ranking, new Float32Array(n + 1).fill(NaN));
+    yield;
     const taxStart = this.#taxStart.data, taxCount = this.#taxCount.data;
     const seqCodes = this.#taxCodes.view();
-    const seqPrimary = this.#taxPrimary.view();
     const codeIds = this.#codes.sort();
     const offsets = new Uint32Array(n + 2);
     const codes = new Uint16Array(seqCodes.length);
@@ -531,15 +570,17 @@ export class IndexBuilder {
       const seq = ranking.seqById[id]!;
       const from = taxStart[seq] ?? 0, to = from + (taxCount[seq] ?? 0);
       for (let k = from; k < to; k++) {
-        codes[at] = codeIds[seqCodes[k]!]!;
-        primary[at++] = seqPrimary[k]!;
+        const value = seqCodes[k]!;
+        codes[at] = codeIds[value >>> 1]!;
+        primary[at++] = value & 1;
       }
     }
     offsets[n + 1] = at;
     this.#taxStart.data = new Uint32Array(0);
     this.#taxCount.data = new Uint8Array(0);
-    this.#taxCodes.data = this.#taxPrimary.data = new Uint32Array(0);
-    this.#taxCodes.length = this.#taxPrimary.length = 0;
+    this.#taxCodes.data = new Uint32Array(0);
+    this.#taxCodes.length = 0;
+    yield;
     // Lists derived from columns: state, city, ZIP, cell, taxonomy codes.
     const byValue = (column: ArrayLike<number>, field: number, name: (v: number) => string) => {
       const groups = groupIds(column, 1, n + 1, (id) => id);
@@ -549,13 +590,17 @@ export class IndexBuilder {
       }
     };
     byValue(state, FIELD.state, (v) => this.#states.value(v));
+    yield;
     byValue(city, FIELD.city, (v) => this.#cities.value(v));
+    yield;
     byValue(zip, FIELD.zip5, (v) => String(v - 1).padStart(5, "0"));
+    yield;
     const cells = new Uint32Array(n + 1);
     for (let id = 1; id <= n; id++) {
       if (!Number.isNaN(lat[id]!)) cells[id] = cellOf(lat[id]!, lon[id]!) + 1;
     }
     byValue(cells, FIELD.cell, (v) => String(v - 1));
+    yield;
     // Each code position k belongs to the id whose offsets hold it.
     const ownerOf = new Uint32Array(at);
     for (let id = 1; id <= n; id++) ownerOf.fill(id, offsets[id]!, offsets[id + 1]!);
@@ -576,6 +621,7 @@ export class IndexBuilder {
         );
         if (list.length > 0) put(field, this.#codes.value(code), list);
       }
+      yield;
     }
     const blob = db.prepare("INSERT INTO index_blob (name, data) VALUES (?, ?)");
     blob.run("flags", bytesOf(flags));

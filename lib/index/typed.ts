@@ -36,6 +36,14 @@ export class GrowableList {
     this.data[this.length++] = value;
   }
 
+  /** Makes room for `capacity` values in all, at once (growth by doubling leaves slack). */
+  reserve(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    const next = new Uint32Array(capacity);
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
+  }
+
   /** The values so far (a view, valid until the next push). */
   view(): Uint32Array {
     return this.data.subarray(0, this.length);
@@ -66,6 +74,11 @@ export class GrowableColumn<T extends NumberArray> {
   set(seq: number, value: number): void {
     if (seq >= this.data.length) this.reserve(Math.max(seq + 1, Math.ceil(this.data.length * 1.5)));
     this.data[seq] = value;
+  }
+
+  /** Keeps seqs below `length` only, in an array of that size (no room left to grow into). */
+  trim(length: number): void {
+    if (length < this.data.length) this.data = this.data.slice(0, length) as T;
   }
 
   /** Makes room for seqs below `length`. */

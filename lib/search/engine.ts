@@ -178,7 +178,7 @@ function listFilters(query: SearchQuery, ctx: EngineContext): Uint32Array[] {
   const lists: Uint32Array[] = [];
   if (query.npis) {
     const slots = query.npis.map(() => "?").join(",");
-    const rows = db.prepare(`SELECT id FROM provider WHERE npi IN (${slots}) ORDER BY id`).all(
+    const rows = db.prepare(`SELECT id FROM provider_npi WHERE npi IN (${slots}) ORDER BY id`).all(
       ...query.npis,
     ) as {
       id: number;
@@ -194,8 +194,9 @@ function listFilters(query: SearchQuery, ctx: EngineContext): Uint32Array[] {
     ];
     if (query.postal.exact.length) {
       const slots = query.postal.exact.map(() => "?").join(",");
-      const rows = db.prepare(`SELECT id FROM provider WHERE postal IN (${slots}) ORDER BY id`)
-        .all(...query.postal.exact) as { id: number }[];
+      // Nine digits, looked up as the number the build stores.
+      const rows = db.prepare(`SELECT id FROM provider_zip9 WHERE zip9 IN (${slots}) ORDER BY id`)
+        .all(...query.postal.exact.map(Number)) as { id: number }[];
       parts.push(Uint32Array.from(rows, (r) => r.id));
     }
     lists.push(unionAll(parts));

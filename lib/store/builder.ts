@@ -1,12 +1,12 @@
 /**
  * Builds a served database. Records are written once, as they arrive, under
- * a sequence number; their rank keys go to a staging database and their
- * index entries to an {@linkcode IndexBuilder}. `finalize` applies the
+ * a sequence number; their rank keys go to a {@linkcode RankKeyWriter} and
+ * their index entries to an {@linkcode IndexBuilder}. `finalize` applies the
  * deactivation report, joins the reference rows to the index, ranks every
  * provider (active first, then by name, then NPI), writes the ranked
- * provider table, the index and the metadata; `commit` moves the finished
- * file over the target in one atomic rename. Until then the database being
- * served is never touched.
+ * provider table and its lookups, the index and the metadata; `commit`
+ * moves the finished file over the target in one atomic rename. Until then
+ * the database being served is never touched.
  *
  * @module
  */
@@ -14,15 +14,13 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Endpoint, OtherLocation, OtherName, Provider } from "../provider.ts";
 import {
   BASE_SCHEMA,
-  PROVIDER_INDEXES,
-  PROVIDER_TABLE,
-  RANK_TABLE,
+  PROVIDER_TABLES,
   SCHEMA_VERSION,
   SIDE_INDEXES,
   STAGE_SCHEMA,
 } from "./schema.ts";
 import { BatchInsert } from "./batch_insert.ts";
-import { IndexBuilder, type IndexPart, type Ranking } from "../index/builder.ts";
+import { IndexBuilder, type IndexPart } from "../index/builder.ts";
 import { indexEntry, type NameOwner, otherNameTerms } from "../index/entry.ts";
 import { FLAG } from "../index/fields.ts";
 import { specialtyWords } from "./specialty_words.ts";
@@ -38,13 +36,24 @@ import {
   prepareOtherName,
   prepareProvider,
   type SideTable,
+  type StoredRecord,
 } from "./prepare.ts";
 import { SIDE, unpackOtherName } from "./sides.ts";
 import { sortKey } from "./sort_key.ts";
 import { NpiIndex } from "./npi_index.ts";
 import { GrowableColumn, GrowableList } from "../index/typed.ts";
 import { ZIP_DATASET } from "../geo/zip.ts";
-import { digitsValue } from "../text/digits.ts";
+import {
+  type RankedProviders,
+  type RankKeyCounts,
+  RankKeyWriter,
+  type RankOptions,
+  rankProviders,
+  type RankSource,
+  zip9Of,
+} from "./rank_keys.ts";
+import type { RankMessage, RankRequest } from "./rank_worker.ts";
+import { releaseMemory } from "../memory.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 
 /** One input file, as recorded in the dataset metadata. */
@@ -103,6 +112,9 @@ function removeIfExists(path: string): void {
   }
 }
 
+/** Provider rows written between two chances for other work (see {@linkcode IndexBuilder.writeBeside}). */
+const PROVIDER_ROWS_A_STEP = 100_000;
+
 /** The bit each side table sets. */
 const SIDE_BITS: Readonly<Record<SideTable, number>> = {
   other_name: SIDE.otherNames,
@@ -138,6 +150,17 @@ export class DatabaseBuilder {
   readonly #parts = new GrowableColumn((n) => new Uint8Array(n));
   /** Fresh builds: the NPI of each seq. */
   readonly #npiBySeq = new GrowableColumn((n) => new Float64Array(n));
+  /** Rank entries written in this thread, and the seq of each. */
+  readonly #rankKeys = new RankKeyWriter();
+  readonly #rankSeqs = new GrowableList(1024);
+  /** Rank entries written by the threads that read parts of the main file. */
+  readonly #rankParts: RankSource[] = [];
+  /** Seqs left out of the ranking (rows replaced by a later row of their NPI). */
+  #dropped = new Uint32Array(0);
+  /** Seqs whose active flag changed after their rank entry was written. */
+  readonly #changedActive = new Map<number, number>();
+  /** The ranking, once started in a worker ({@linkcode rankInBackground}). */
+  #ranking: Promise<RankedProviders> | null = null;
   /** The records by NPI, once every record is in (see {@linkcode NpiIndex}). */
   #npiIndex: NpiIndex | null = null;
   /** After {@linkcode recordsDone}: the reference rows joined so far, as they arrive. */
@@ -150,7 +173,6 @@ export class DatabaseBuilder {
   readonly #records: BatchInsert;
   readonly #updateRecord: StatementSync;
   #lastSeqOf: StatementSync | null = null;
-  readonly #ranks: BatchInsert;
   readonly #sideTarget: DatabaseSync;
   readonly #insertSide: Record<SideTable, BatchInsert>;
   readonly #stageDeactivation: StatementSync;
@@ -180,17 +202,9 @@ export class DatabaseBuilder {
     this.#stage.exec(BUILD_PRAGMAS);
     this.#stage.exec("PRAGMA cache_size = -32768");
     this.#stage.exec(STAGE_SCHEMA);
-    // Rank keys live in a temporary table of the same connection, so that ranking and writing the
-    // provider table is one SQL statement.
-    this.#db.exec(`PRAGMA temp.cache_size = -65536; ${RANK_TABLE}`);
     this.#insertRecord = this.#db.prepare("INSERT INTO record (seq, npi, doc) VALUES (?, ?, ?)");
     this.#records = new BatchInsert(this.#db, "INSERT INTO record (seq, npi, doc)", 3);
     this.#updateRecord = this.#db.prepare("UPDATE record SET doc = ? WHERE seq = ?");
-    this.#ranks = new BatchInsert(
-      this.#db,
-      "INSERT INTO temp.rank (seq, npi, active, sort_key, postal)",
-      5,
-    );
     // A fresh build writes reference rows where they stay; an update stages them, to replace an
     // NPI's rows of each kind at the end.
     this.#sideTarget = this.#update ? this.#stage : this.#db;
@@ -276,7 +290,6 @@ export class DatabaseBuilder {
   /** Commits the rows written so far. */
   flush(): void {
     this.#records.flush();
-    this.#ranks.flush();
     for (const insert of Object.values(this.#insertSide)) insert.flush();
     if (this.#pending > 0) {
       this.#db.exec("COMMIT");
@@ -298,15 +311,17 @@ export class DatabaseBuilder {
    */
   addPrepared(p: PreparedProvider, part = 0): void {
     const seq = this.addRecord(p, part);
-    if (seq !== null) this.#index!.add(seq, p.entry);
+    if (seq === null) return;
+    this.#index!.add(seq, p.entry);
+    this.#addRankKey(seq, p);
   }
 
   /**
-   * Adds the record of a provider whose index entry is added elsewhere (see
-   * {@linkcode attachIndexPart}); returns its seq in a fresh build, null in
-   * an update (whose index is rebuilt from the records).
+   * Adds the record of a provider whose index entry and rank key are added
+   * elsewhere (see {@linkcode attachPart}); returns its seq in a fresh
+   * build, null in an update (whose index is rebuilt from the records).
    */
-  addRecord(p: PreparedRecord, part = 0): number | null {
+  addRecord(p: StoredRecord, part = 0): number | null {
     this.#begin();
     this.#zipsNotFound += p.zipsNotFound;
     if (this.#update) {
@@ -314,33 +329,55 @@ export class DatabaseBuilder {
       this.#wrote();
       return null;
     }
+    if (this.#ranking) throw new Error("Cannot add a record once the ranking has started");
     const seq = ++this.#seq;
     if (part > 0) this.#parts.set(seq, part);
     this.#npiBySeq.set(seq, p.npi);
     this.#records.add(seq, p.npi, p.doc);
-    this.#ranks.add(seq, p.npi, p.active ? 1 : 0, p.sortKey, p.postal);
     this.#wrote();
     return seq;
   }
 
+  /** Writes the rank key of `seq` in this thread. */
+  #addRankKey(seq: number, p: Pick<PreparedRecord, "npi" | "active" | "sortKey" | "postal">): void {
+    this.#rankKeys.add(p.npi, p.active, p.sortKey, zip9Of(p.postal));
+    this.#rankSeqs.push(seq);
+  }
+
   /**
-   * A fresh build: takes in the index entries of records added with
-   * {@linkcode addRecord}, built in another thread; its seq `i` is seq
-   * `seqOf[i]` here.
+   * A fresh build: takes in what another thread built for records added
+   * with {@linkcode addRecord}: their index entries and their rank keys
+   * (written to the file at `rank.path` by a {@linkcode RankKeyWriter});
+   * its seq `i` (from 1) is seq `seqOf[i]` here. `seqOf` is kept, and
+   * posted to the ranking worker whole: give an array of its own, not a
+   * view of a larger buffer.
    */
-  attachIndexPart(part: IndexPart, seqOf: Uint32Array): void {
+  attachPart(
+    part: { index: IndexPart; rank: { path: string; counts: RankKeyCounts } },
+    seqOf: Uint32Array,
+  ): void {
     if (this.#update) return;
     // Room for every record so far and a record of its own for each deactivated NPI.
     const stubs = (this.#stage.prepare("SELECT count(*) AS n FROM deactivation").get() as {
       n: number;
     }).n;
     this.#index!.reserve(this.#seq + stubs);
-    this.#index!.attachPart(part, seqOf);
+    this.#index!.attachPart(part.index, seqOf);
+    this.#rankParts.push({
+      path: part.rank.path,
+      counts: part.rank.counts,
+      seqs: seqOf.subarray(1),
+    });
   }
 
   /** A scratch database file for the index part built by thread `k`; removed with the build. */
   partScratchPath(k: number): string {
     return this.#scratchPath(`part${k}`);
+  }
+
+  /** A scratch file for the rank keys of the part read by thread `k`; removed with the build. */
+  partRankPath(k: number): string {
+    return this.#scratchPath(`rank${k}`);
   }
 
   /** A scratch database file beside the stage, removed with the build. */
@@ -371,7 +408,9 @@ export class DatabaseBuilder {
     const added = this.#added.get(npi);
     if (added !== undefined) return added;
     if (!this.#update) return this.#npiIndex!.seqOf(npi);
-    this.#lastSeqOf ??= this.#db.prepare("SELECT record AS seq FROM provider WHERE npi = ?");
+    this.#lastSeqOf ??= this.#db.prepare(
+      "SELECT p.record AS seq FROM provider_npi n JOIN provider p ON p.id = n.id WHERE n.npi = ?",
+    );
     return (this.#lastSeqOf.get(npi) as { seq: number | null } | undefined)?.seq ?? null;
   }
 
@@ -387,6 +426,8 @@ export class DatabaseBuilder {
     this.#npiIndex = this.#dropRepeated();
     this.#applyDeactivations();
     this.#arrivals = this.#newJoins();
+    this.#npiBySeq.trim(this.#seq + 1);
+    releaseMemory();
   }
 
   #newJoins(): Joins {
@@ -480,66 +521,180 @@ export class DatabaseBuilder {
    */
   finalize(onProgress: FinalizeProgress = () => {}): BuildStats {
     const started = performance.now();
-    const { stats, ranking } = this.#ranked(onProgress);
-    onProgress(1, 1, "provider indexes");
-    this.#db.exec(`${PROVIDER_INDEXES} DROP TABLE temp.rank;`);
-    this.#index!.write(this.#db, ranking, (phase) => onProgress(ranking.size, ranking.size, phase));
-    return this.#finish(stats, started);
+    if (this.#ranking) {
+      throw new Error("The ranking runs in a worker: finish the build with finalizeInParallel()");
+    }
+    const { stats, sides } = this.#joined(onProgress);
+    onProgress(0, 1, "ranking");
+    const ranked = rankProviders(this.#rankSources(), this.#rankOptions());
+    const active = this.#activeById(ranked);
+    this.#db.exec("BEGIN");
+    for (const _ of this.#writeProviders(ranked, active, sides, onProgress));
+    this.#db.exec("COMMIT");
+    this.#index!.write(this.#db, ranked, (phase) => onProgress(ranked.size, ranked.size, phase));
+    return this.#finish(stats, active, started);
   }
 
   /**
-   * {@linkcode finalize}, with the posting lists of the text and name fields
-   * written by a worker while this thread writes the provider table's
-   * indexes and the index columns: the two halves of the work take the two
-   * cores.
+   * {@linkcode finalize}, with the ranking in a worker (started early by
+   * {@linkcode rankInBackground}, or now) and the posting lists of the text
+   * and name fields written by another while this thread writes the
+   * provider tables and the index columns: the work takes both cores.
    */
   async finalizeInParallel(onProgress: FinalizeProgress = () => {}): Promise<BuildStats> {
     const started = performance.now();
-    const { stats, ranking } = this.#ranked(onProgress);
+    const { stats, sides } = this.#joined(onProgress);
+    onProgress(0, 1, "ranking");
+    const ranked = await this.rankInBackground();
+    const active = this.#activeById(ranked);
     const index = this.#index!;
-    const job = index.startPostings(ranking, {
+    const progress = (phase: string) => onProgress(ranked.size, ranked.size, phase);
+    const paths = {
       memory: this.#scratchPath("postings-memory"),
-      out: this.#scratchPath("postings"),
-    });
-    onProgress(1, 1, "provider indexes");
-    this.#db.exec(`${PROVIDER_INDEXES} DROP TABLE temp.rank;`);
-    const progress = (phase: string) => onProgress(ranking.size, ranking.size, phase);
-    if (job) await index.writeBeside(this.#db, ranking, job, progress);
-    else index.write(this.#db, ranking, progress);
-    return this.#finish(stats, started);
+      counts: this.#scratchPath("postings"),
+    };
+    const providers = async (pause: () => Promise<void>) => {
+      for (const _ of this.#writeProviders(ranked, active, sides, onProgress)) await pause();
+    };
+    if (!await index.writeBeside(this.#db, ranked, paths, providers, progress)) {
+      this.#db.exec("BEGIN");
+      for (const _ of this.#writeProviders(ranked, active, sides, onProgress));
+      this.#db.exec("COMMIT");
+      index.write(this.#db, ranked, progress);
+    }
+    return this.#finish(stats, active, started);
   }
 
-  /** Everything up to the ranking: reference rows joined, deactivations applied, records ranked. */
-  #ranked(onProgress: FinalizeProgress): { stats: BuildStats; ranking: Ranking } {
-    this.flush();
+  /**
+   * Starts ranking the providers in a worker, once every record is in (a
+   * fresh build: after {@linkcode recordsDone}), so that it runs while the
+   * reference files are read; {@linkcode finalizeInParallel} takes the
+   * result. No record can be added after it.
+   */
+  rankInBackground(): Promise<RankedProviders> {
+    if (this.#ranking) return this.#ranking;
+    const request: RankRequest = { sources: this.#rankSources(), options: this.#rankOptions() };
+    const worker = new Worker(new URL("./rank_worker.ts", import.meta.url).href, {
+      type: "module",
+    });
+    this.#ranking = new Promise<RankedProviders>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<RankMessage>) => {
+        const message = event.data;
+        if (message.type === "done") resolve(message.ranked);
+        else reject(new Error(`Ranking the providers failed: ${message.message}`));
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        reject(new Error(`Ranking the providers failed: ${event.message}`));
+      };
+    }).finally(() => worker.terminate());
+    // A failure nobody waits for yet must not surface as an unhandled rejection.
+    this.#ranking.catch(() => {});
+    worker.postMessage(request);
+    return this.#ranking;
+  }
+
+  /** Every writer's rank entries: the parts read in other threads, then this thread's. */
+  #rankSources(): RankSource[] {
+    const own = this.#rankKeys.finish()!;
+    return [
+      ...this.#rankParts,
+      { bytes: own, seqs: this.#rankSeqs.view().slice(), counts: { ...this.#rankKeys.counts } },
+    ];
+  }
+
+  #rankOptions(): RankOptions {
+    const changed = [...this.#changedActive];
+    return {
+      dropped: this.#dropped,
+      changed: {
+        seqs: Uint32Array.from(changed, ([seq]) => seq),
+        active: Uint8Array.from(changed, ([, active]) => active),
+      },
+      lastSeq: this.#seq,
+    };
+  }
+
+  /**
+   * Writes the provider table in rank order, with each record's side bits
+   * from `sides` (by seq), and its lookups by NPI and by ZIP+4, each in key
+   * order.
+   */
+  *#writeProviders(
+    ranked: RankedProviders,
+    active: Uint8Array,
+    sides: Uint8Array,
+    onProgress: FinalizeProgress,
+  ): Generator<void> {
     const db = this.#db;
+    const n = ranked.size;
+    const { seqById } = ranked;
+    const npiBySeq = this.#npiBySeq.data;
+    onProgress(0, n, "provider table");
+    db.exec(PROVIDER_TABLES);
+    const rows = new BatchInsert(db, "INSERT INTO provider (id, npi, record, active, sides)", 5);
+    for (let id = 1; id <= n; id++) {
+      const seq = seqById[id]!;
+      rows.add(id, npiBySeq[seq]!, seq, active[id]!, sides[seq] ?? 0);
+      if (id % PROVIDER_ROWS_A_STEP === 0) yield;
+    }
+    rows.flush();
+    onProgress(n, n, "provider table");
+    const npis = new BatchInsert(db, "INSERT INTO provider_npi (npi, id)", 2);
+    const { idsByNpi } = ranked;
+    for (let k = 0; k < idsByNpi.length; k++) {
+      const id = idsByNpi[k]!;
+      npis.add(npiBySeq[seqById[id]!]!, id);
+      if (k % PROVIDER_ROWS_A_STEP === 0) yield;
+    }
+    npis.flush();
+    const zip9 = new BatchInsert(db, "INSERT INTO provider_zip9 (zip9, id)", 2);
+    const { zip9Ids, zip9Codes } = ranked;
+    for (let k = 0; k < zip9Ids.length; k++) {
+      zip9.add(zip9Codes[k]!, zip9Ids[k]!);
+      if (k % PROVIDER_ROWS_A_STEP === 0) yield;
+    }
+    zip9.flush();
+  }
+
+  /** Whether each id is active (from the index flags, before writing the index lets them go). */
+  #activeById(ranked: RankedProviders): Uint8Array {
+    const active = new Uint8Array(ranked.size + 1);
+    for (let id = 1; id <= ranked.size; id++) {
+      active[id] = this.#index!.flags(ranked.seqById[id]!) & FLAG.active ? 1 : 0;
+    }
+    return active;
+  }
+
+  /** Everything before the ranking: deactivations applied, reference rows joined. */
+  #joined(onProgress: FinalizeProgress): { stats: BuildStats; sides: Uint8Array } {
+    this.flush();
     const stats = emptyStats();
     onProgress(0, 1, "reference indexes");
-    db.exec(`PRAGMA threads = 2; ${SIDE_INDEXES}`);
+    this.#db.exec(`PRAGMA threads = 2; ${SIDE_INDEXES}`);
     if (this.#update) {
       this.#applyStagedSides();
       this.#applyDeactivations();
       this.#index = this.#reindex(onProgress);
-      this.#npiIndex = this.#rankedNpis();
+      this.#npiIndex = NpiIndex.of(this.#npiBySeq.data, this.#rankSeqs.view());
     } else if (!this.#arrivals) {
       this.#npiIndex = this.#dropRepeated();
       this.#applyDeactivations();
     }
     const joins = this.#arrivals ?? this.#joinSides(onProgress);
     stats.orphans = joins.orphans;
-    return { stats, ranking: this.#rank(joins.sides, onProgress) };
+    return { stats, sides: joins.sides };
   }
 
   /** Writes the taxonomy and the metadata, and closes the file. */
-  #finish(stats: BuildStats, started: number): BuildStats {
+  #finish(stats: BuildStats, activeById: Uint8Array, started: number): BuildStats {
     const db = this.#db;
     this.#writeTaxonomy();
-    const counts = db.prepare(
-      "SELECT count(*) AS records, coalesce(sum(active), 0) AS active FROM provider",
-    ).get() as { records: number; active: number };
-    stats.providers = counts.records;
-    stats.active = counts.active;
-    stats.deactivated = counts.records - counts.active;
+    let active = 0;
+    for (let id = 1; id < activeById.length; id++) active += activeById[id]!;
+    stats.providers = activeById.length - 1;
+    stats.active = active;
+    stats.deactivated = stats.providers - active;
     stats.zipsNotFound += this.#zipsNotFound;
     this.#writeMeta(stats);
     this.#stage.close();
@@ -589,7 +744,6 @@ export class DatabaseBuilder {
     const repeated = index.repeated();
     if (repeated.length === 0) return index;
     const dropRecord = this.#db.prepare("DELETE FROM record WHERE seq = ?");
-    const dropRank = this.#db.prepare("DELETE FROM temp.rank WHERE seq = ?");
     const dropped = new Set<number>();
     this.#db.exec("BEGIN");
     for (const npi of repeated) {
@@ -598,24 +752,12 @@ export class DatabaseBuilder {
         .sort((a, b) => this.#parts.get(a) - this.#parts.get(b) || a - b);
       for (const seq of rows.slice(0, -1)) {
         dropRecord.run(seq);
-        dropRank.run(seq);
         dropped.add(seq);
       }
     }
     this.#db.exec("COMMIT");
+    this.#dropped = Uint32Array.from(dropped);
     return index.without((seq) => dropped.has(seq));
-  }
-
-  /** Updates: the index by NPI of the rebuilt rank keys. */
-  #rankedNpis(): NpiIndex {
-    const npiBySeq = new Float64Array(this.#seq + 1);
-    const seqs = new GrowableList(1 << 16);
-    for (const row of this.#db.prepare("SELECT seq, npi FROM temp.rank").iterate()) {
-      const { seq, npi } = row as { seq: number; npi: number };
-      npiBySeq[seq] = npi;
-      seqs.push(seq);
-    }
-    return NpiIndex.of(npiBySeq, seqs.view());
   }
 
   /**
@@ -627,7 +769,6 @@ export class DatabaseBuilder {
     const db = this.#db;
     const getDoc = db.prepare("SELECT doc FROM record WHERE seq = ?");
     const putDoc = db.prepare("UPDATE record SET doc = ? WHERE seq = ?");
-    const setActive = db.prepare("UPDATE temp.rank SET active = ? WHERE seq = ?");
     const fresh = !this.#update;
     db.exec("BEGIN");
     for (const row of this.#stage.prepare("SELECT npi, date FROM deactivation").iterate()) {
@@ -641,8 +782,8 @@ export class DatabaseBuilder {
         this.#insertRecord.run(added, npi, encodeProvider(stub));
         this.#added.set(npi, added);
         if (fresh) {
-          this.#ranks.add(added, npi, 0, sortKey(stub), null);
-          this.#ranks.flush();
+          this.#npiBySeq.set(added, npi);
+          this.#addRankKey(added, { npi, active: false, sortKey: sortKey(stub), postal: null });
           this.#index!.add(added, indexEntry(stub));
         }
         continue;
@@ -652,7 +793,7 @@ export class DatabaseBuilder {
       putDoc.run(encodeProvider(provider), seq);
       if (fresh) {
         const active = provider.status === "active";
-        setActive.run(active ? 1 : 0, seq);
+        this.#changedActive.set(seq, active ? 1 : 0);
         const flags = this.#index!.flags(seq);
         this.#index!.setFlags(seq, active ? flags | FLAG.active : flags & ~FLAG.active);
       }
@@ -684,16 +825,15 @@ export class DatabaseBuilder {
     const index = this.#newIndex();
     const total = (this.#db.prepare("SELECT count(*) AS n FROM record").get() as { n: number }).n;
     let n = 0;
-    this.#db.exec("DELETE FROM temp.rank; BEGIN");
     for (const row of this.#db.prepare("SELECT seq, npi, doc FROM record ORDER BY seq").iterate()) {
       const { seq, npi, doc } = row as { seq: number; npi: number; doc: string };
       const p = decodeProvider(doc, () => null);
-      this.#ranks.add(seq, npi, p.status === "active" ? 1 : 0, sortKey(p), postalKey(p));
+      const active = p.status === "active";
+      this.#npiBySeq.set(seq, npi);
+      this.#addRankKey(seq, { npi, active, sortKey: sortKey(p), postal: postalKey(p) });
       index.add(seq, indexEntry(p));
       if (++n % 50_000 === 0) onProgress(n, total, "indexing");
     }
-    this.#ranks.flush();
-    this.#db.exec("COMMIT");
     return index;
   }
 
@@ -710,44 +850,6 @@ export class DatabaseBuilder {
       }
     }
     return joins;
-  }
-
-  /**
-   * Ranks every record and writes the provider table in rank order, in one
-   * statement, its side bits from `sides` (by seq); returns the ranking the
-   * index is numbered by.
-   */
-  #rank(sides: Uint8Array, onProgress: FinalizeProgress): Ranking {
-    const db = this.#db;
-    onProgress(0, 1, "ranking");
-    // The provider table in rank order (ids are given in insertion order), with the side bits.
-    db.function("side_bits", { deterministic: true }, (seq) => sides[seq as number] ?? 0);
-    db.exec(`DROP TABLE IF EXISTS provider; ${PROVIDER_TABLE}`);
-    db.exec(`
-      INSERT INTO provider (npi, record, active, postal, sides)
-      SELECT npi, seq, active, postal, side_bits(seq) FROM temp.rank
-      ORDER BY active DESC, sort_key, npi`);
-    const size = (db.prepare("SELECT count(*) AS n FROM provider").get() as { n: number }).n;
-    const seqById = new Uint32Array(size + 1);
-    const idBySeq = new Uint32Array(this.#seq + 1);
-    // Read back in chunks of text: a row at a time would cost more than the ranking itself.
-    const chunk = db.prepare(
-      "SELECT group_concat(record, ',') AS seqs FROM (SELECT record FROM provider WHERE id BETWEEN ? AND ? ORDER BY id)",
-    );
-    const step = 100_000;
-    for (let from = 1; from <= size; from += step) {
-      const text = (chunk.get(from, from + step - 1) as { seqs: string }).seqs;
-      let id = from;
-      for (let start = 0; start < text.length; id++) {
-        const end = text.indexOf(",", start);
-        const seq = digitsValue(text, start, end === -1 ? text.length : end);
-        seqById[id] = seq;
-        idBySeq[seq] = id;
-        start = end === -1 ? text.length : end + 1;
-      }
-      onProgress(Math.min(size, from + step - 1), size, "ranking");
-    }
-    return { size, seqById, idBySeq };
   }
 
   #writeTaxonomy(): void {

@@ -32,13 +32,18 @@ function radixPass([keys, seqs, rest]: Rows, shift: number, counts: Uint32Array)
 }
 
 /**
- * Sorts `seqs` by `npiBySeq[seq]`, keeping seq order among equal NPIs: a
+ * Sorts `seqs` by `npiBySeq[seq]`, keeping their order among equal NPIs: a
  * radix sort of `npi - min` in 16-bit digits, its low and high 32 bits
  * moving with the seqs so that every pass reads in order. Two passes when
  * the NPIs span less than 2^32 (valid NPIs, ten digits starting with 1 or
- * 2, always do), three otherwise.
+ * 2, always do), three otherwise. Returns a new array.
+ *
+ * @example
+ * ```ts
+ * sortByNpi(Uint32Array.of(1, 2), Float64Array.of(0, 1003000126, 1003000118)); // [2, 1]
+ * ```
  */
-function sortByNpi(seqs: Uint32Array, npiBySeq: Float64Array): Uint32Array {
+export function sortByNpi(seqs: Uint32Array, npiBySeq: Float64Array): Uint32Array {
   const n = seqs.length;
   let min = Infinity, max = -Infinity;
   for (let i = 0; i < n; i++) {

@@ -15,6 +15,9 @@ import { sortKey } from "./sort_key.ts";
 /** A provider's record ready to be written, without its index entry. */
 export type PreparedRecord = Omit<PreparedProvider, "entry">;
 
+/** What the build writes of a record itself (its rank key and index entry go elsewhere). */
+export type StoredRecord = Pick<PreparedProvider, "npi" | "doc" | "zipsNotFound">;
+
 /** A provider ready to be written: plain data, cheap to post between threads. */
 export interface PreparedProvider {
   npi: number;
@@ -54,7 +57,16 @@ export function locatePlaces(places: readonly (Location | null)[]): number {
 
 /** The practice postal code as stored for exact 9-digit lookups (letters and digits only). */
 export function postalKey(p: Provider): string | null {
-  return p.practice_location?.postal_code?.replace(/[^0-9A-Za-z]/g, "") || null;
+  const code = p.practice_location?.postal_code;
+  if (!code) return null;
+  // Most codes are letters and digits already: no new string.
+  for (let i = 0; i < code.length; i++) {
+    const c = code.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a))) {
+      return code.replace(/[^0-9A-Za-z]/g, "") || null;
+    }
+  }
+  return code;
 }
 
 /**

@@ -12,21 +12,34 @@
  */
 
 /** Bumped whenever the layout changes; a database of another version is not served. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * One row per NPI; id is the rank (active first, then by name, then NPI); `record` is the seq of
  * its record; `sides` has a bit per reference table holding rows for the NPI (see sides.ts).
+ * The NPI and ZIP+4 lookups are tables of their own, written in key order by the build
+ * (an index built by SQLite would sort ten million rows again).
  */
-export const PROVIDER_TABLE = `
+export const PROVIDER_TABLES = `
+DROP TABLE IF EXISTS provider;
+DROP TABLE IF EXISTS provider_npi;
+DROP TABLE IF EXISTS provider_zip9;
 CREATE TABLE provider (
   id INTEGER PRIMARY KEY,
   npi INTEGER NOT NULL,
   record INTEGER NOT NULL,
   active INTEGER NOT NULL,
-  postal TEXT,
   sides INTEGER NOT NULL
-);`;
+);
+CREATE TABLE provider_npi (npi INTEGER PRIMARY KEY, id INTEGER NOT NULL);
+-- Practice postal codes that are a ZIP+4, as numbers: the only codes looked up whole (five
+-- digits and prefixes are posting lists of the search index).
+CREATE TABLE provider_zip9 (
+  zip9 INTEGER NOT NULL,
+  id INTEGER NOT NULL,
+  PRIMARY KEY (zip9, id)
+) WITHOUT ROWID;
+`;
 
 /** Tables created when a build starts. */
 export const BASE_SCHEMA = `
@@ -45,7 +58,7 @@ CREATE TABLE taxonomy (
 -- Provider records in the order they arrived (seq), in the stored form of codec.ts.
 CREATE TABLE record (seq INTEGER PRIMARY KEY, npi INTEGER NOT NULL, doc TEXT NOT NULL);
 
-${PROVIDER_TABLE}
+${PROVIDER_TABLES}
 
 -- Rows of the three reference files, joined to the record when it is read.
 CREATE TABLE other_name (npi INTEGER NOT NULL, doc TEXT NOT NULL);
@@ -58,23 +71,6 @@ export const SIDE_INDEXES = `
 CREATE INDEX IF NOT EXISTS other_name_npi ON other_name(npi);
 CREATE INDEX IF NOT EXISTS location_npi ON location(npi);
 CREATE INDEX IF NOT EXISTS endpoint_npi ON endpoint(npi);
-`;
-
-/** The rank keys of a build: a temporary table of the building connection. */
-export const RANK_TABLE = `
-CREATE TEMP TABLE rank (
-  seq INTEGER PRIMARY KEY,
-  npi INTEGER NOT NULL,
-  active INTEGER NOT NULL,
-  sort_key TEXT NOT NULL,
-  postal TEXT
-);
-`;
-
-/** Indexes of the provider table, created after it is written in rank order. */
-export const PROVIDER_INDEXES = `
-CREATE UNIQUE INDEX provider_npi ON provider(npi);
-CREATE INDEX provider_postal ON provider(postal);
 `;
 
 /**

@@ -56,7 +56,9 @@ export interface SqliteStore extends ProviderStore {
 function recordReader(db: DatabaseSync, describe: (code: string) => string | null) {
   const columns = "SELECT r.doc, p.npi, p.sides FROM provider p JOIN record r ON r.seq = p.record";
   const byId = db.prepare(`${columns} WHERE p.id = ?`);
-  const byNpi = db.prepare(`${columns} WHERE p.npi = ?`);
+  const byNpi = db.prepare(
+    `${columns} WHERE p.id = (SELECT id FROM provider_npi WHERE npi = ?)`,
+  );
   const side = (table: string) =>
     db.prepare(`SELECT doc FROM ${table} WHERE npi = ? ORDER BY rowid`);
   const other = side("other_name"), location = side("location"), endpoint = side("endpoint");
@@ -148,7 +150,7 @@ export function openSqliteStore(
   const names = new Map(taxonomy.map((t) => [t.code, t.display]));
   const describe = (code: string) => names.get(code) ?? null;
   const records = recordReader(db, describe);
-  const idByNpi: StatementSync = db.prepare("SELECT id FROM provider WHERE npi = ?");
+  const idByNpi: StatementSync = db.prepare("SELECT id FROM provider_npi WHERE npi = ?");
   const jsonCache = new JsonCache(options.recordCacheBytes ?? 64 * 1024 * 1024);
   const jsonOf = (id: number): string | null => {
     let text = jsonCache.get(id);
