@@ -39,8 +39,11 @@ const ADDRESS_KEYS = [
   "fax",
 ] as const;
 
+/** An address as a positional array (in {@linkcode ADDRESS_KEYS} order; literal: millions are packed). */
 function packAddress(a: Address | null): Packed {
-  return a ? ADDRESS_KEYS.map((k) => a[k]) : null;
+  return a
+    ? [a.line1, a.line2, a.city, a.state, a.postal_code, a.country_code, a.phone, a.fax]
+    : null;
 }
 
 function unpackAddress(v: Packed): Address | null {
@@ -51,7 +54,20 @@ function unpackAddress(v: Packed): Address | null {
 }
 
 function packLocation(l: Location | null): Packed {
-  return l ? [...(packAddress(l) as Packed[]), l.lat, l.lon] : null;
+  return l
+    ? [
+      l.line1,
+      l.line2,
+      l.city,
+      l.state,
+      l.postal_code,
+      l.country_code,
+      l.phone,
+      l.fax,
+      l.lat,
+      l.lon,
+    ]
+    : null;
 }
 
 function unpackLocation(v: Packed): Location | null {
@@ -132,13 +148,36 @@ export function encodeProvider(p: Provider): string {
     p.entity_type === "individual" ? 1 : p.entity_type === "organization" ? 2 : 0,
     p.status === "active" ? 1 : 0,
     p.name,
-    ind ? [...PERSON_KEYS.map((k) => ind[k]), ind.sex, ind.sole_proprietor] : null,
+    // In PERSON_KEYS order, then the rest.
+    ind
+      ? [
+        ind.prefix,
+        ind.first_name,
+        ind.middle_name,
+        ind.last_name,
+        ind.suffix,
+        ind.credential,
+        ind.sex,
+        ind.sole_proprietor,
+      ]
+      : null,
     org
       ? [
         org.name,
         org.subpart,
         org.parent_name,
-        ao ? [...PERSON_KEYS.map((k) => ao[k]), ao.title, ao.phone] : null,
+        ao
+          ? [
+            ao.prefix,
+            ao.first_name,
+            ao.middle_name,
+            ao.last_name,
+            ao.suffix,
+            ao.credential,
+            ao.title,
+            ao.phone,
+          ]
+          : null,
       ]
       : null,
     p.other_names.map((o) => [OTHER_NAME_TYPES.indexOf(o.type), o.name]),

@@ -17,8 +17,13 @@ import { foldText } from "../text/fold.ts";
  */
 export function sortKey(p: Provider): string {
   const ind = p.individual;
-  const raw = ind
-    ? [ind.last_name, ind.first_name, ind.middle_name].filter((v) => v).join(" ")
-    : p.organization?.name ?? "";
+  let raw = "";
+  if (ind) {
+    for (const part of [ind.last_name, ind.first_name, ind.middle_name]) {
+      if (part) raw = raw ? `${raw} ${part}` : part;
+    }
+  } else {
+    raw = p.organization?.name ?? "";
+  }
   return foldText(raw) || "~";
 }
