@@ -26,6 +26,7 @@ function formatDuration(seconds: number): string {
 }
 
 function formatRate(rowsPerSecond: number): string {
+  if (!Number.isFinite(rowsPerSecond)) return "-- rows/s";
   return rowsPerSecond >= 1000
     ? `${(rowsPerSecond / 1000).toFixed(1)}k rows/s`
     : `${Math.round(rowsPerSecond)} rows/s`;
@@ -62,7 +63,8 @@ export function createProgress(
   function line(done: number, rows: number): string {
     const elapsed = (now() - started) / 1000;
     const fraction = total > 0 ? Math.min(1, done / total) : 0;
-    const rate = elapsed > 0 ? rows / elapsed : 0;
+    // Under a tenth of a second a rate says nothing (a phase that starts with every row counted).
+    const rate = elapsed >= 0.1 ? rows / elapsed : NaN;
     const eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : NaN;
     const percent = `${(fraction * 100).toFixed(1).padStart(5)}%`;
     const stats = `${rows.toLocaleString("en-US")} rows  ${formatRate(rate)}  elapsed ${
