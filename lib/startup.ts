@@ -42,7 +42,7 @@ export interface Serving {
  * ```
  */
 export async function openServing(path: string, config: Config, log: Logger): Promise<Serving> {
-  if (config.searchWorkers === 0) return { store: openSqliteStore(path), pool: null };
+  if (config.searchWorkers === 0) return { store: readWhole(openSqliteStore(path)), pool: null };
   // The workers search; this thread only reads records (detail, dataset, specialties).
   const store = openSqliteStore(path, { lazyIndex: true, recordCacheBytes: 16 * 1024 * 1024 });
   try {
@@ -59,8 +59,14 @@ export async function openServing(path: string, config: Config, log: Logger): Pr
     log.warn("search workers unavailable; searching on the serving thread", {
       error: error instanceof Error ? error.message : String(error),
     });
-    return { store: openSqliteStore(path), pool: null };
+    return { store: readWhole(openSqliteStore(path)), pool: null };
   }
+}
+
+/** Reads the whole search index now: searching on the serving thread, no search should pay for it. */
+function readWhole(store: SqliteStore): SqliteStore {
+  while (store.warm());
+  return store;
 }
 
 function openFailure(path: string, error: unknown): string {

@@ -7,6 +7,9 @@ import type { ProviderStore } from "../lib/store/store.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
 import { StoreOpenError } from "../lib/store/store.ts";
 import { fixtureDatabase, NPI, npi } from "./_fixtures.ts";
+import { searchFixtureDatabase } from "./_search_fixtures.ts";
+import { assertJson, testApp } from "./_utils.ts";
+import { Dataset } from "../lib/dataset.ts";
 import { assertThrows } from "@std/assert";
 
 /** The conformance suite. */
@@ -85,6 +88,56 @@ Deno.test("[store] opening a missing, corrupt or old database says what to do", 
     db.close();
     const old: StoreOpenError = assertThrows(() => openSqliteStore(path), StoreOpenError);
     assert(old.message.includes("schema version is 0"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("[store] index columns are read on first use or by warm, with the same answers", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = await searchFixtureDatabase(dir);
+  const warmed = openSqliteStore(path), cold = openSqliteStore(path);
+  try {
+    let steps = 1;
+    while (warmed.warm()) steps++;
+    assertEquals(steps, 5, "one column a step: city, lat, lon, taxonomy offsets and codes");
+    assertEquals(warmed.warm(), false);
+    const body = async (store: typeof cold, query: string) => {
+      const app = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
+      const json = await assertJson<Record<string, unknown>>(
+        await app.request(`/v1/providers/search?${query}`),
+      );
+      delete json.took_ms;
+      return json;
+    };
+    // Distance reads lat and lon; the facets read city and the taxonomy columns.
+    const query = "near=10001&radius=50&sort=distance&facets=city,taxonomy,state&limit=50";
+    const expected = await body(warmed, query);
+    assert((expected.total as number) > 0);
+    assertEquals(await body(cold, query), expected);
+    assertEquals(cold.warm(), false, "the search read every column it needed");
+  } finally {
+    warmed.close();
+    cold.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("[store] a missing or short index column fails at open, not in a search", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = await fixtureDatabase(dir);
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(path);
+    db.exec("CREATE TABLE saved AS SELECT * FROM index_blob WHERE name = 'lat'");
+    db.exec("DELETE FROM index_blob WHERE name = 'lat'");
+    const missing: StoreOpenError = assertThrows(() => openSqliteStore(path), StoreOpenError);
+    assert(missing.message.includes("no 'lat' column: import the data again"), missing.message);
+    db.exec("INSERT INTO index_blob SELECT * FROM saved");
+    db.exec("UPDATE index_blob SET data = substr(data, 1, 8) WHERE name = 'city'");
+    const short: StoreOpenError = assertThrows(() => openSqliteStore(path), StoreOpenError);
+    assert(short.message.includes("'city' column is 8 bytes"), short.message);
+    db.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

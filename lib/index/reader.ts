@@ -23,21 +23,25 @@ export interface FlagCounts {
   count(mask: number, value: number): number;
 }
 
+/** Columns read at open: small, and every search reads them. */
+const EAGER = ["dictionaries", "flags", "state"] as const;
+
 /**
- * The index columns loaded at start: the ones searching reads (the ZIP and
- * primary-code columns are stored too, but ZIP and code filters use their
- * posting lists).
+ * Columns read on first use, or by {@linkcode SearchIndex.warm} while the
+ * server is idle (most of the start-up time otherwise: some 200 MB at full
+ * scale). Each is one value per provider id (`perId`, index 0 unused) or a
+ * list indexed through another column. The ZIP and primary-code columns are
+ * stored too, but ZIP and code filters use their posting lists.
  */
-const COLUMNS = [
-  "dictionaries",
-  "flags",
-  "state",
-  "city",
-  "lat",
-  "lon",
-  "tax_offsets",
-  "tax_codes",
-] as const;
+const LAZY = {
+  city: { width: 4, perId: true },
+  lat: { width: 4, perId: true },
+  lon: { width: 4, perId: true },
+  tax_offsets: { width: 4, perId: true },
+  tax_codes: { width: 2, perId: false },
+} as const;
+
+type LazyColumn = keyof typeof LAZY;
 
 /** The loaded index of one database. */
 export class SearchIndex {
@@ -45,14 +49,15 @@ export class SearchIndex {
   readonly size: number;
   readonly flags: Uint8Array;
   readonly state: Uint8Array;
-  readonly city: Uint32Array;
-  readonly lat: Float32Array;
-  readonly lon: Float32Array;
-  readonly taxOffsets: Uint32Array;
-  readonly taxCodes: Uint16Array;
   readonly states: readonly string[];
   readonly cities: readonly string[];
   readonly codes: readonly string[];
+  #city: Uint32Array | null = null;
+  #lat: Float32Array | null = null;
+  #lon: Float32Array | null = null;
+  #taxOffsets: Uint32Array | null = null;
+  #taxCodes: Uint16Array | null = null;
+  readonly #blob: StatementSync;
   readonly #get: StatementSync;
   readonly #range: StatementSync;
   readonly #cache = new Map<string, Uint32Array>();
@@ -61,21 +66,23 @@ export class SearchIndex {
   readonly #flagCounts = new Map<number, number>();
 
   private constructor(db: DatabaseSync, cacheBytes: number) {
-    const blobs = new Map<string, Uint8Array>();
-    // Start-up time is mostly reading these.
-    const names = COLUMNS.map((name) => `'${name}'`).join(", ");
-    for (
-      const row of db.prepare(`SELECT name, data FROM index_blob WHERE name IN (${names})`).all()
-    ) {
-      const { name, data } = row as { name: string; data: Uint8Array };
-      blobs.set(name, data);
+    // Every column must be there with a plausible length before the first query needs it
+    // (SQLite answers `length()` of a blob without reading it).
+    const lengths = new Map<string, number>();
+    for (const row of db.prepare("SELECT name, length(data) AS bytes FROM index_blob").all()) {
+      const { name, bytes } = row as { name: string; bytes: number };
+      lengths.set(name, bytes);
     }
-    const need = (name: string) => {
-      const b = blobs.get(name);
-      if (!b) throw new Error(`The search index has no '${name}' column: import the data again`);
-      return b;
+    const missing = (name: string) =>
+      new Error(`The search index has no '${name}' column: import the data again`);
+    this.#blob = db.prepare("SELECT data FROM index_blob WHERE name = ?");
+    const read = (name: string) => {
+      const row = lengths.has(name) ? this.#blob.get(name) as { data: Uint8Array } : undefined;
+      if (!row) throw missing(name);
+      return row.data;
     };
-    const dictionaries = JSON.parse(new TextDecoder().decode(need("dictionaries"))) as {
+    const [dictionaryBytes, flags, state] = EAGER.map(read) as [Uint8Array, Uint8Array, Uint8Array];
+    const dictionaries = JSON.parse(new TextDecoder().decode(dictionaryBytes)) as {
       size: number;
       states: string[];
       cities: string[];
@@ -85,18 +92,77 @@ export class SearchIndex {
     this.states = dictionaries.states;
     this.cities = dictionaries.cities;
     this.codes = dictionaries.codes;
-    this.flags = need("flags");
-    this.state = need("state");
-    this.city = view(need("city"), Uint32Array, 4);
-    this.lat = view(need("lat"), Float32Array, 4);
-    this.lon = view(need("lon"), Float32Array, 4);
-    this.taxOffsets = view(need("tax_offsets"), Uint32Array, 4);
-    this.taxCodes = view(need("tax_codes"), Uint16Array, 2);
+    this.flags = flags;
+    this.state = state;
+    for (const [name, { width, perId }] of Object.entries(LAZY)) {
+      const bytes = lengths.get(name);
+      if (bytes === undefined) throw missing(name);
+      if (bytes % width !== 0 || (perId && bytes < (this.size + 1) * width)) {
+        throw new Error(
+          `The search index's '${name}' column is ${bytes} bytes, too short for ${this.size} ` +
+            "providers: import the data again",
+        );
+      }
+    }
     this.#get = db.prepare("SELECT ids FROM posting WHERE field = ? AND term = ?");
     this.#range = db.prepare(
       "SELECT ids FROM posting WHERE field = ? AND term >= ? AND term < ? AND substr(term, -1) <> '*'",
     );
     this.#budget = cacheBytes;
+  }
+
+  #column<T extends Uint32Array | Float32Array | Uint16Array>(
+    name: LazyColumn,
+    make: new (buffer: ArrayBuffer, offset: number, length: number) => T,
+  ): T {
+    const row = this.#blob.get(name) as { data: Uint8Array } | undefined;
+    if (!row) throw new Error(`The search index has no '${name}' column: import the data again`);
+    return view(row.data, make, LAZY[name].width);
+  }
+
+  /** City number of each provider id (into {@linkcode cities}). */
+  get city(): Uint32Array {
+    return this.#city ??= this.#column("city", Uint32Array);
+  }
+
+  /** Latitude of each provider id's practice location (NaN when not located). */
+  get lat(): Float32Array {
+    return this.#lat ??= this.#column("lat", Float32Array);
+  }
+
+  /** Longitude of each provider id's practice location (NaN when not located). */
+  get lon(): Float32Array {
+    return this.#lon ??= this.#column("lon", Float32Array);
+  }
+
+  /** Where each provider id's codes start in {@linkcode taxCodes} (they end where the next start). */
+  get taxOffsets(): Uint32Array {
+    return this.#taxOffsets ??= this.#column("tax_offsets", Uint32Array);
+  }
+
+  /** Taxonomy code numbers (into {@linkcode codes}) of every provider, by id. */
+  get taxCodes(): Uint16Array {
+    return this.#taxCodes ??= this.#column("tax_codes", Uint16Array);
+  }
+
+  /**
+   * Reads one column not read yet; returns whether any is left. A server
+   * calls it between requests after opening, a column at a time, so that
+   * no search pays for the reading and none waits long behind it.
+   *
+   * @example
+   * ```ts
+   * const step = () => index.warm() && setTimeout(step, 0);
+   * step();
+   * ```
+   */
+  warm(): boolean {
+    if (!this.#city) void this.city;
+    else if (!this.#lat) void this.lat;
+    else if (!this.#lon) void this.lon;
+    else if (!this.#taxOffsets) void this.taxOffsets;
+    else if (!this.#taxCodes) void this.taxCodes;
+    return !this.#taxCodes;
   }
 
   /**

@@ -355,11 +355,12 @@ function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
     const near = query.near;
     const ids = set.ids, levels = set.levels;
     const d = new Float64Array(ids.length);
+    const lats = index.lat, lons = index.lon;
     let n = 0;
     for (let i = 0; i < ids.length; i++) {
       if ((i & CHECK_EVERY) === 0) checkWatch(ctx);
       const id = ids[i]!;
-      const lat = index.lat[id]!, lon = index.lon[id]!;
+      const lat = lats[id]!, lon = lons[id]!;
       if (Number.isNaN(lat)) continue;
       const km = distance(near.lat, near.lon, lat, lon, near.unit);
       if (km > near.radius) continue;
@@ -387,9 +388,10 @@ function candidatesNear(
     // A very large area: scan the coordinate columns within the bounding box.
     const boxes = boundingBoxes(query.near!);
     const out: number[] = [];
+    const lats = index.lat, lons = index.lon;
     for (let id = 1; id <= index.size; id++) {
       if ((id & CHECK_EVERY) === 0) checkWatch(ctx);
-      const lat = index.lat[id]!, lon = index.lon[id]!;
+      const lat = lats[id]!, lon = lons[id]!;
       if (
         boxes.some((b) => lat >= b.minLat && lat <= b.maxLat && lon >= b.minLon && lon <= b.maxLon)
       ) out.push(id);
@@ -605,9 +607,10 @@ function facetCounts(
       }
       case "city": {
         const counts = new Map<number, number>();
+        const city = index.city;
         for (let i = 0; i < ids.length; i++) {
           if ((i & CHECK_EVERY) === 0) checkWatch(watch);
-          const c = index.city[ids[i]!]!;
+          const c = city[ids[i]!]!;
           counts.set(c, (counts.get(c) ?? 0) + 1);
         }
         facets.city = top(counts, (v) => index.cities[v]!);
@@ -615,11 +618,12 @@ function facetCounts(
       }
       case "taxonomy": {
         const counts = new Uint32Array(index.codes.length);
+        const offsets = index.taxOffsets, codes = index.taxCodes;
         for (let i = 0; i < ids.length; i++) {
           if ((i & CHECK_EVERY) === 0) checkWatch(watch);
           const id = ids[i]!;
-          for (let k = index.taxOffsets[id]!; k < index.taxOffsets[id + 1]!; k++) {
-            counts[index.taxCodes[k]!]!++;
+          for (let k = offsets[id]!; k < offsets[id + 1]!; k++) {
+            counts[codes[k]!]!++;
           }
         }
         facets.taxonomy = top(counts, (v) => index.codes[v]!);

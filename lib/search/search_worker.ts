@@ -29,6 +29,20 @@ function block(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/**
+ * Reads the rest of the search index between searches, a column per turn of
+ * the event loop: the worker reports ready before reading most of it.
+ */
+function warmSoon(): void {
+  setTimeout(() => {
+    try {
+      if (store?.warm()) warmSoon();
+    } catch {
+      // A column that cannot be read fails the searches that need it, with their own error.
+    }
+  }, 0);
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -41,6 +55,7 @@ scope.onmessage = (event) => {
         store = openSqliteStore(message.path, message.storeOptions);
         delayMs = message.delayMs;
         scope.postMessage({ type: "ready" });
+        warmSoon();
       } catch (error) {
         scope.postMessage({ type: "open-failed", message: messageOf(error) });
       }

@@ -47,6 +47,11 @@ export interface SqliteStore extends ProviderStore {
   describe(code: string): string | null;
   /** The search index (loaded on first use when opened with `lazyIndex`). */
   readonly index: SearchIndex;
+  /**
+   * Reads one more column of a loaded search index ({@linkcode SearchIndex.warm});
+   * returns whether any is left. Does nothing on a `lazyIndex` store not searched yet.
+   */
+  warm(): boolean;
 }
 
 /**
@@ -207,6 +212,7 @@ export function openSqliteStore(
     get index() {
       return loadEngine().index;
     },
+    warm: () => engine?.index.warm() ?? false,
     describe,
     search: (query, watch = {}) =>
       search(query, { ...loadEngine(), signal: watch.signal, deadline: watch.deadline }),
