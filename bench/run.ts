@@ -122,29 +122,44 @@ interface SearchBody {
   results: { npi: string; individual: { last_name: string | null } | null }[];
 }
 
+/**
+ * A surname of six letters or more held by one to three providers, with its
+ * middle letter changed (within the typo budget): the first found under the
+ * two-letter prefixes in a fixed order, rare initial letters first (the
+ * start of the name order is all common surnames at full scale).
+ */
+async function rareSurnameWithTypo(search: string): Promise<string | null> {
+  const letters = "zqxyvjkuoiwe" + "ptnlhgfdcbarsm";
+  const seen = new Set<string>();
+  for (const first of letters) {
+    for (const second of letters) {
+      const page = await getJson<SearchBody>(
+        `${search}?last_name=${first}${second}*&entity_type=individual&limit=20`,
+      );
+      for (const r of page.results) {
+        const last = r.individual?.last_name?.toLowerCase() ?? "";
+        if (!/^[a-z]{6,}$/.test(last) || seen.has(last)) continue;
+        seen.add(last);
+        const count = (await getJson<SearchBody>(`${search}?last_name=${last}&limit=1`)).total;
+        if (count >= 1 && count <= 3) {
+          const i = Math.floor(last.length / 2);
+          return last.slice(0, i) + (last[i] === "e" ? "a" : "e") + last.slice(i + 1);
+        }
+      }
+    }
+  }
+  return null;
+}
+
 /** Picks the mix's sample values from the served dataset. */
 async function pickSamples(base: string, records: number): Promise<MixSamples> {
   const search = `${base}/v1/providers/search`;
   const npi = (await getJson<SearchBody>(`${search}?limit=1&offset=${Math.min(1000, records - 1)}`))
     .results[0]!.npi;
-  let rareSurnameTypo = "";
-  for (let offset = 137; offset < 10_000 && !rareSurnameTypo; offset += 211) {
-    const page = await getJson<SearchBody>(
-      `${search}?limit=10&offset=${offset}&entity_type=individual`,
-    );
-    for (const r of page.results) {
-      const last = r.individual?.last_name?.toLowerCase() ?? "";
-      if (!/^[a-z]{6,}$/.test(last)) continue;
-      const count = (await getJson<SearchBody>(`${search}?last_name=${last}&limit=1`)).total;
-      if (count >= 1 && count <= 3) {
-        // One substitution in the middle: within the typo budget of a 6+ letter word.
-        const i = Math.floor(last.length / 2);
-        rareSurnameTypo = last.slice(0, i) + (last[i] === "e" ? "a" : "e") + last.slice(i + 1);
-        break;
-      }
-    }
+  const rareSurnameTypo = await rareSurnameWithTypo(search) ?? "smiht";
+  if (rareSurnameTypo === "smiht") {
+    log("no surname of 6+ letters held by 1-3 providers found: rare_surname_typo uses 'smiht'");
   }
-  if (!rareSurnameTypo) rareSurnameTypo = "smiht";
   let cursor: string | null = null;
   for (let page = 1; page < 50; page++) {
     const body: SearchBody = await getJson<SearchBody>(
