@@ -528,10 +528,7 @@ export class DatabaseBuilder {
     onProgress(0, 1, "ranking");
     const ranked = rankProviders(this.#rankSources(), this.#rankOptions());
     const active = this.#activeById(ranked);
-    this.#db.exec("BEGIN");
-    for (const _ of this.#writeProviders(ranked, active, sides, onProgress));
-    this.#db.exec("COMMIT");
-    this.#index!.write(this.#db, ranked, (phase) => onProgress(ranked.size, ranked.size, phase));
+    this.#writeHere(ranked, active, sides, onProgress);
     return this.#finish(stats, active, started);
   }
 
@@ -557,12 +554,22 @@ export class DatabaseBuilder {
       for (const _ of this.#writeProviders(ranked, active, sides, onProgress)) await pause();
     };
     if (!await index.writeBeside(this.#db, ranked, paths, providers, progress)) {
-      this.#db.exec("BEGIN");
-      for (const _ of this.#writeProviders(ranked, active, sides, onProgress));
-      this.#db.exec("COMMIT");
-      index.write(this.#db, ranked, progress);
+      this.#writeHere(ranked, active, sides, onProgress);
     }
     return this.#finish(stats, active, started);
+  }
+
+  /** Writes the provider tables, then the whole index, all on this thread. */
+  #writeHere(
+    ranked: RankedProviders,
+    active: Uint8Array,
+    sides: Uint8Array,
+    onProgress: FinalizeProgress,
+  ): void {
+    this.#db.exec("BEGIN");
+    for (const _ of this.#writeProviders(ranked, active, sides, onProgress));
+    this.#db.exec("COMMIT");
+    this.#index!.write(this.#db, ranked, (phase) => onProgress(ranked.size, ranked.size, phase));
   }
 
   /**

@@ -16,6 +16,7 @@
 import { type ByteKeys, sortByKey } from "./key_sort.ts";
 import { sortByNpi } from "./npi_index.ts";
 import { releaseMemory } from "../memory.ts";
+import { digitsValue } from "../text/digits.ts";
 
 /** Bytes of an entry before its key. */
 const HEAD_BYTES = 8 + 1 + 4 + 4;
@@ -43,14 +44,7 @@ export interface RankKeyCounts {
  * ```
  */
 export function zip9Of(postal: string | null): number {
-  if (postal === null || postal.length !== 9) return -1;
-  let value = 0;
-  for (let i = 0; i < 9; i++) {
-    const digit = postal.charCodeAt(i) - 0x30;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
+  return postal?.length === 9 ? digitsValue(postal, 0, 9) : -1;
 }
 
 /**
