@@ -32,7 +32,18 @@ done = function(summary, latency, requests)
 end
 `;
 
-let reporterPath: string | null = null;
+/** Script files written so far, by their Lua source. */
+const scripts = new Map<string, string>();
+
+async function scriptFile(lua: string): Promise<string> {
+  let path = scripts.get(lua);
+  if (!path) {
+    path = await Deno.makeTempFile({ suffix: ".lua" });
+    await Deno.writeTextFile(path, REPORTER + lua);
+    scripts.set(lua, path);
+  }
+  return path;
+}
 
 /** Makes sure `wrk` is installed (installs it with apt-get when missing). */
 export async function ensureWrk(log: (line: string) => void): Promise<void> {
@@ -55,6 +66,21 @@ export async function ensureWrk(log: (line: string) => void): Promise<void> {
   await run(["apt-get", "install", "-y", "-qq", "wrk"]);
 }
 
+/** How one load run is driven. */
+export interface LoadOptions {
+  connections: number;
+  seconds: number;
+  /** Lua added to the reporter (`request`, `init`...), for scripted runs. */
+  lua?: string;
+  /** Arguments handed to the script's `init(args)`. */
+  args?: readonly string[];
+  /**
+   * End the run (SIGINT: wrk then reports what it measured until then) once
+   * the script has printed this many lines `@@done`, one per finished thread.
+   */
+  doneLines?: number;
+}
+
 /**
  * Drives `url` with `connections` connections for `seconds` seconds.
  *
@@ -65,14 +91,11 @@ export async function ensureWrk(log: (line: string) => void): Promise<void> {
  */
 export async function runLoad(
   url: string,
-  options: { connections: number; seconds: number },
+  options: LoadOptions,
 ): Promise<LoadResult> {
-  if (!reporterPath) {
-    reporterPath = await Deno.makeTempFile({ suffix: ".lua" });
-    await Deno.writeTextFile(reporterPath, REPORTER);
-  }
-  const threads = Math.min(2, options.connections);
-  const { code, stdout, stderr } = await new Deno.Command("wrk", {
+  const script = await scriptFile(options.lua ?? "");
+  const threads = loadThreads(options.connections);
+  const child = new Deno.Command("wrk", {
     args: [
       `-t${threads}`,
       `-c${options.connections}`,
@@ -80,17 +103,30 @@ export async function runLoad(
       "--timeout",
       "10s",
       "-s",
-      reporterPath,
+      script,
       url,
+      ...(options.args?.length ? ["--", ...options.args] : []),
     ],
     stdout: "piped",
     stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(stdout);
-  const line = text.split("\n").find((l) => l.startsWith("@@"));
+  }).spawn();
+  const stderrText = new Response(child.stderr).text();
+  let text = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of child.stdout) {
+    const before = text.split("@@done").length;
+    text += decoder.decode(chunk, { stream: true });
+    const done = text.split("@@done").length - 1;
+    if (options.doneLines && before - 1 < options.doneLines && done >= options.doneLines) {
+      child.kill("SIGINT");
+    }
+  }
+  const { code } = await child.status;
+  const stderr = await stderrText;
+  const line = text.split("\n").find((l) => l.startsWith("@@{"));
   if (code !== 0 || !line) {
     throw new Error(
-      `wrk failed on ${url}: ${new TextDecoder().decode(stderr).slice(-300)}${text.slice(-300)}`,
+      `wrk failed on ${url}: ${stderr.slice(-300)}${text.slice(-300)}`,
     );
   }
   const r = JSON.parse(line.slice(2)) as Record<string, number>;
@@ -121,4 +157,9 @@ export async function runLoad(
     max_ms: ms(r.max!),
     mean_ms: ms(r.mean!),
   };
+}
+
+/** The wrk threads a run with this many connections uses. */
+export function loadThreads(connections: number): number {
+  return Math.min(2, connections);
 }

@@ -13,7 +13,9 @@ import { parseCli, runCli, UsageError } from "../lib/cli.ts";
 import { writeDemoCsv } from "../lib/demo/csv.ts";
 import { DEMO_GENERATOR_VERSION } from "../lib/demo/generate.ts";
 import { ensureWrk, type LoadResult, runLoad } from "./load.ts";
-import { exists, memoryOf, watchPeak } from "./proc.ts";
+import { exists, memoryOf, type MemorySplit, memorySplit, watchPeak } from "./proc.ts";
+import { harvestProviders } from "./cold.ts";
+import { COLD_SIZES, coldPlan, type ColdResults, runCold } from "./cold_mix.ts";
 import {
   freePort,
   importCommand,
@@ -34,6 +36,7 @@ const FULL_RECORDS = 9_726_865;
 const QUICK_RECORDS = 200_000;
 
 const USAGE = `Usage: deno task bench [--quick] [--records N] [--seconds S] [--no-peer] [--keep-db]
+                        [--db FILE --cold-only]
 
   --quick        200,000 records (default: ${
   FULL_RECORDS.toLocaleString("en-US")
@@ -41,6 +44,8 @@ const USAGE = `Usage: deno task bench [--quick] [--records N] [--seconds S] [--n
   --records N    dataset size
   --seconds S    measured seconds per class and concurrency (default 10; 2 s warm-up before each)
   --no-peer      skip the PostgreSQL peer
+  --db FILE      with --cold-only: measure this database (no dataset, no import)
+  --cold-only    only the cold classes (distinct URLs from the served data), no peer
 The dataset CSV is cached in bench/.cache/ by size and generator version.`;
 
 function log(line: string): void {
@@ -248,10 +253,45 @@ async function compareHealth(oursUrl: string, bareUrl: string, seconds: number) 
   return { ...median, round_ratios: rounds.map((r) => r.ratio) };
 }
 
+/** What the cold run measured: the classes, start-up and the server's memory after it. */
+export interface ColdRun {
+  harvest: { pages: number; providers: number };
+  startup_ms: number;
+  results: ColdResults;
+  memory: MemorySplit | null;
+}
+
+/**
+ * The cold classes against a database: a first server harvests values from
+ * the served data, a fresh one (so the harvest warmed nothing) is measured.
+ */
+async function coldRun(db: string, seconds: number): Promise<ColdRun> {
+  const harvester = await startServer(`${ROOT}main.ts`, { PROVIDERS_DB: db }, "/v1/dataset");
+  const harvest = await harvestProviders(harvester.base, { pages: 2000, seed: 17 });
+  await stop(harvester.child);
+  log(`harvested ${harvest.providers.length} providers from ${harvest.pages} ZIP pages`);
+  const plan = coldPlan(harvest.providers, COLD_SIZES, 1);
+  const server = await startServer(`${ROOT}main.ts`, { PROVIDERS_DB: db }, "/v1/dataset");
+  log(`cold server serving in ${server.readyMs.toFixed(0)} ms from start`);
+  try {
+    const results = await runCold(server.base, plan, { maxSeconds: seconds, log });
+    const memory = await memorySplit(server.child.pid);
+    log(`cold server memory after the cold run: ${JSON.stringify(memory)}`);
+    return {
+      harvest: { pages: harvest.pages, providers: harvest.providers.length },
+      startup_ms: Math.round(server.readyMs),
+      results,
+      memory,
+    };
+  } finally {
+    await stop(server.child);
+  }
+}
+
 async function main(): Promise<void> {
   const args = parseCli(Deno.args, {
-    string: ["records", "seconds"],
-    boolean: ["quick", "no-peer", "keep-db"],
+    string: ["records", "seconds", "db"],
+    boolean: ["quick", "no-peer", "keep-db", "cold-only"],
   });
   if ((args as { help?: boolean }).help) {
     console.log(USAGE);
@@ -264,6 +304,12 @@ async function main(): Promise<void> {
   }
   if (!Number.isFinite(seconds) || seconds < 1) throw new UsageError("--seconds must be ≥ 1");
   await ensureWrk(log);
+  if (args["cold-only"]) {
+    if (!args.db) throw new UsageError("--cold-only needs --db FILE");
+    const cold = await coldRun(args.db, seconds);
+    console.log(JSON.stringify(cold));
+    return;
+  }
 
   const { dir, files } = await dataset(records);
   const db = `${dir}/providers.db`;

@@ -1,0 +1,267 @@
+/**
+ * The cold query classes: thousands of distinct URLs per class, built from
+ * values read out of the served dataset (names, organizations, cities,
+ * ZIPs, NPIs, specialties) across the whole name order, shuffled, so that
+ * almost nothing is answered from a cache of finished bodies or result
+ * sets. This is what a national directory's long-tail traffic looks like.
+ *
+ * @module
+ */
+import { allZips } from "../lib/geo/zip.ts";
+import { Rng } from "../lib/demo/prng.ts";
+
+/** The cold classes, in report order. */
+export const COLD_CLASSES = [
+  "surname",
+  "first_last",
+  "surname_typo",
+  "name_prefix",
+  "org_words",
+  "specialty_near",
+  "specialty_state_facets",
+  "name_near_sorted",
+  "last_name_wildcard_state",
+  "city_browse",
+  "detail",
+] as const;
+
+/** A cold class. */
+export type ColdClass = (typeof COLD_CLASSES)[number];
+
+/** The free-text classes, interleaved in the mixed run. */
+export const COLD_TEXT_CLASSES: readonly ColdClass[] = [
+  "surname",
+  "first_last",
+  "surname_typo",
+  "name_prefix",
+  "org_words",
+];
+
+/** One harvested provider: the values the classes are built from. */
+export interface HarvestedProvider {
+  npi: string;
+  first: string | null;
+  last: string | null;
+  organization: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  specialties: string[];
+}
+
+/** What the harvest found. */
+export interface Harvest {
+  pages: number;
+  providers: HarvestedProvider[];
+}
+
+interface ResultRecord {
+  npi: string;
+  individual: { first_name: string | null; last_name: string | null } | null;
+  organization: { name: string | null } | null;
+  taxonomies: { description: string | null }[];
+  practice_location:
+    | { city: string | null; state: string | null; postal_code: string | null }
+    | null;
+}
+
+/**
+ * Reads providers out of the served dataset one ZIP page at a time, ZIPs
+ * drawn at random from every known ZIP (so names come from the whole name
+ * order, not its first pages), until `pages` non-empty pages were read.
+ *
+ * @example
+ * ```ts
+ * const harvest = await harvestProviders("http://127.0.0.1:7860", { pages: 2000, seed: 1 });
+ * ```
+ */
+export async function harvestProviders(
+  base: string,
+  options: { pages: number; seed: number; concurrency?: number },
+): Promise<Harvest> {
+  const zips = shuffle(allZips().map((z) => z.zip), new Rng(options.seed));
+  const providers: HarvestedProvider[] = [];
+  let pages = 0, next = 0;
+  const worker = async () => {
+    while (pages < options.pages && next < zips.length) {
+      const zip = zips[next++]!;
+      const response = await fetch(`${base}/v1/providers/search?postal_code=${zip}&limit=100`);
+      if (!response.ok) {
+        throw new Error(`Harvesting ZIP ${zip} answered ${response.status}`);
+      }
+      const body = await response.json() as { results: ResultRecord[] };
+      if (body.results.length === 0) continue;
+      pages++;
+      for (const r of body.results) providers.push(harvested(r));
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
+  return { pages, providers };
+}
+
+function harvested(r: ResultRecord): HarvestedProvider {
+  const place = r.practice_location;
+  return {
+    npi: r.npi,
+    first: plainWord(r.individual?.first_name),
+    last: plainWord(r.individual?.last_name),
+    organization: r.organization?.name ?? null,
+    city: place?.city ?? null,
+    state: place?.state ?? null,
+    zip: place?.postal_code?.slice(0, 5) ?? null,
+    specialties: r.taxonomies.flatMap((t) => t.description ? [t.description] : []),
+  };
+}
+
+/** A name part usable as one query word: letters only, lower case, or null. */
+function plainWord(value: string | null | undefined): string | null {
+  const v = value?.toLowerCase() ?? "";
+  return /^[a-z]{2,}$/.test(v) ? v : null;
+}
+
+/** Fisher–Yates shuffle of a copy, by a seeded generator. */
+export function shuffle<T>(items: readonly T[], rng: Rng): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** A surname with one letter changed in its middle (a one-edit typo). */
+export function withTypo(word: string, rng: Rng): string {
+  const i = 1 + rng.int(word.length - 2);
+  const letters = "aeioulnrst";
+  let c = letters[rng.int(letters.length)]!;
+  if (c === word[i]) c = c === "a" ? "e" : "a";
+  return word.slice(0, i) + c + word.slice(i + 1);
+}
+
+const SEARCH = "/v1/providers/search";
+const enc = encodeURIComponent;
+
+/** Organization words usable in `q`: letters, 3 or more, not the commonest legal endings. */
+function organizationWords(name: string): string[] {
+  const stop = new Set(["llc", "inc", "pllc", "the", "and", "of", "pc", "pa", "ltd", "corp"]);
+  return name.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 3 && !stop.has(w));
+}
+
+/**
+ * Candidate paths of one class from the harvest (repeats possible: the
+ * caller keeps the distinct ones).
+ */
+function* candidates(
+  cls: ColdClass,
+  providers: readonly HarvestedProvider[],
+  rng: Rng,
+): Generator<string> {
+  const people = providers.filter((p) => p.last !== null);
+  const withZip = providers.filter((p) => p.zip !== null);
+  const withSpecialty = providers.filter((p) => p.specialties.length > 0 && p.zip && p.state);
+  for (let tries = 0; tries < providers.length * 4; tries++) {
+    const p = rng.pick(people);
+    const last = p.last!;
+    switch (cls) {
+      case "surname":
+        yield `${SEARCH}?q=${last}`;
+        break;
+      case "first_last":
+        if (p.first) yield `${SEARCH}?q=${p.first}%20${last}`;
+        break;
+      case "surname_typo":
+        if (last.length >= 5) yield `${SEARCH}?q=${withTypo(last, rng)}`;
+        break;
+      case "name_prefix":
+        if (p.first && last.length >= 4) {
+          yield `${SEARCH}?q=${p.first}%20${
+            last.slice(0, rng.range(2, Math.min(5, last.length - 1)))
+          }`;
+        }
+        break;
+      case "org_words": {
+        const org = rng.pick(providers.filter((o) => o.organization) as HarvestedProvider[]);
+        const words = organizationWords(org.organization!);
+        if (words.length >= 2) {
+          const n = words.length >= 3 && rng.chance(0.3) ? 3 : 2;
+          const at = rng.int(words.length - n + 1);
+          yield `${SEARCH}?q=${enc(words.slice(at, at + n).join(" "))}`;
+        }
+        break;
+      }
+      case "specialty_near": {
+        const s = rng.pick(withSpecialty);
+        const zip = rng.pick(withZip).zip!;
+        yield `${SEARCH}?specialty=${enc(rng.pick(s.specialties))}&near=${zip}&radius=10`;
+        break;
+      }
+      case "specialty_state_facets": {
+        const s = rng.pick(withSpecialty);
+        const state = rng.pick(withZip).state ?? s.state!;
+        yield `${SEARCH}?specialty=${
+          enc(rng.pick(s.specialties))
+        }&state=${state}&facets=city,taxonomy,sex`;
+        break;
+      }
+      case "name_near_sorted":
+        yield `${SEARCH}?q=${last}&near=${rng.pick(withZip).zip}&radius=50&sort=distance`;
+        break;
+      case "last_name_wildcard_state":
+        if (last.length >= 4) {
+          yield `${SEARCH}?last_name=${last.slice(0, rng.range(3, last.length - 1))}*&state=${
+            rng.pick(withZip).state
+          }`;
+        }
+        break;
+      case "city_browse": {
+        const c = rng.pick(withZip);
+        if (c.city && c.state) {
+          yield `${SEARCH}?city=${enc(c.city)}&state=${c.state}&offset=${rng.int(20) * 10}`;
+        }
+        break;
+      }
+      case "detail":
+        yield `/v1/providers/${rng.pick(providers).npi}`;
+        break;
+    }
+  }
+}
+
+/**
+ * Up to `count` distinct paths of a class, shuffled; fewer when the
+ * harvest does not hold that many distinct values.
+ *
+ * @example
+ * ```ts
+ * const paths = coldPaths("surname", harvest.providers, 6000, 7);
+ * ```
+ */
+export function coldPaths(
+  cls: ColdClass,
+  providers: readonly HarvestedProvider[],
+  count: number,
+  seed: number,
+): string[] {
+  const rng = new Rng(seed);
+  const seen = new Set<string>();
+  for (const path of candidates(cls, providers, rng)) {
+    seen.add(path);
+    if (seen.size >= count) break;
+  }
+  return shuffle([...seen], rng);
+}
+
+/**
+ * Splits a class's paths into disjoint parts for the warm-up, the c=1 run
+ * and the c=8 run, so that no run repeats another's paths.
+ */
+export function splitPaths(
+  paths: readonly string[],
+  sizes: { warm: number; c1: number },
+): { warm: string[]; c1: string[]; c8: string[] } {
+  return {
+    warm: paths.slice(0, sizes.warm),
+    c1: paths.slice(sizes.warm, sizes.warm + sizes.c1),
+    c8: paths.slice(sizes.warm + sizes.c1),
+  };
+}
