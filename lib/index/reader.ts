@@ -220,7 +220,7 @@ export class SearchIndex {
     const lists = (this.#range.all(field, prefix, end) as { ids: Uint8Array }[]).map((r) =>
       view(r.ids, Uint32Array, 4)
     );
-    return this.#remember(key, unionAll(lists));
+    return this.#remember(key, unionAll(lists, this.size + 1));
   }
 
   /** How many providers have `flags & mask === value` (computed once per mask and value). */

@@ -277,3 +277,139 @@ export function filterLeveled(a: Leveled, filter: Uint32Array): Leveled {
   }
   return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
 }
+
+/** A posting list with the level its ids match at (lower is better). */
+export interface LeveledPart {
+  list: Uint32Array;
+  level: number;
+}
+
+/** An empty leveled list. */
+export const EMPTY_LEVELED: Leveled = { ids: EMPTY, levels: new Uint8Array(0) };
+
+/** One byte per id, all zero between calls: the level each id was first seen at, plus 1. */
+let seenAt = new Uint8Array(0);
+
+/** Parts this long in all, or more, are united through {@linkcode seenAt} instead of merging. */
+const MARK_MIN_LENGTH = 4096;
+
+/**
+ * {@linkcode unionLeveled} for ids known to be below `universe`, in time
+ * linear in the parts' total length whatever their number: parts are taken
+ * best level first, each id is kept at the first level it is seen at (one
+ * byte per id of scratch), and the ids are put in order through a bitmap.
+ * Short inputs are merged.
+ *
+ * @example
+ * ```ts
+ * unionLeveledBelow([{ list: Uint32Array.of(1, 2), level: 3 }, { list: Uint32Array.of(2), level: 1 }], 10);
+ * // { ids: [1, 2], levels: [3, 1] }
+ * ```
+ */
+export function unionLeveledBelow(parts: readonly LeveledPart[], universe: number): Leveled {
+  const nonEmpty = parts.filter((p) => p.list.length > 0).sort((a, b) => a.level - b.level);
+  if (nonEmpty.length === 0) return EMPTY_LEVELED;
+  let total = 0;
+  for (const p of nonEmpty) total += p.list.length;
+  if (nonEmpty.length <= 2 || total < MARK_MIN_LENGTH) return unionLeveled(nonEmpty);
+  if (seenAt.length < universe) seenAt = new Uint8Array(universe);
+  const seen = seenAt;
+  const found = new Uint32Array(total);
+  let n = 0;
+  for (const { list, level } of nonEmpty) {
+    const mark = level + 1;
+    for (let i = 0; i < list.length; i++) {
+      const id = list[i]!;
+      if (id >= universe) {
+        for (let k = 0; k < n; k++) seen[found[k]!] = 0;
+        throw new RangeError(`Id ${id} is not below ${universe}`);
+      }
+      if (seen[id] === 0) {
+        seen[id] = mark;
+        found[n++] = id;
+      }
+    }
+  }
+  const ids = sortUniqueBelow(found.subarray(0, n), universe);
+  const levels = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const id = ids[i]!;
+    levels[i] = seen[id]! - 1;
+    seen[id] = 0;
+  }
+  return { ids: n * 2 < total ? ids.slice() : ids, levels };
+}
+
+/**
+ * Intersects a leveled candidate list with the union of `parts` without
+ * building that union: each candidate is looked up in the parts, best level
+ * first, by galloping cursors, so the cost follows the candidates, not the
+ * parts. A kept id's level is the worse of its candidate level and the best
+ * level of the parts holding it (as {@linkcode intersectLeveled} of the
+ * candidates with {@linkcode unionLeveled} of the parts).
+ *
+ * @example
+ * ```ts
+ * intersectParts(
+ *   { ids: Uint32Array.of(2, 5, 9), levels: Uint8Array.of(1, 1, 1) },
+ *   [{ list: Uint32Array.of(5, 9), level: 4 }, { list: Uint32Array.of(9), level: 0 }],
+ * ); // { ids: [5, 9], levels: [4, 1] }
+ * ```
+ */
+export function intersectParts(candidates: Leveled, parts: readonly LeveledPart[]): Leveled {
+  const sorted = parts.filter((p) => p.list.length > 0).sort((a, b) => a.level - b.level);
+  const lists = sorted.map((p) => p.list);
+  const partLevels = sorted.map((p) => p.level);
+  const at = new Uint32Array(lists.length);
+  const { ids: candIds, levels: candLevels } = candidates;
+  const ids = new Uint32Array(candIds.length);
+  const levels = new Uint8Array(candIds.length);
+  let n = 0;
+  for (let i = 0; i < candIds.length; i++) {
+    const v = candIds[i]!;
+    for (let p = 0; p < lists.length; p++) {
+      const list = lists[p]!;
+      let j = at[p]!;
+      if (j >= list.length) continue;
+      if (list[j]! < v) at[p] = j = seek(list, v, j);
+      if (j < list.length && list[j] === v) {
+        ids[n] = v;
+        levels[n++] = Math.max(candLevels[i]!, partLevels[p]!);
+        break;
+      }
+    }
+  }
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
+}
+
+/**
+ * The ids of a leveled list (with their levels) whose byte in `flags`
+ * passes `(flags[id] & mask) === value`, as new arrays: the input, which
+ * may be cached, is not touched.
+ *
+ * @example
+ * ```ts
+ * keepFlagged({ ids: Uint32Array.of(1, 2), levels: Uint8Array.of(0, 3) }, Uint8Array.of(0, 1, 0), 1, 1);
+ * // { ids: [1], levels: [0] }
+ * ```
+ */
+export function keepFlagged(
+  set: Leveled,
+  flags: Uint8Array,
+  mask: number,
+  value: number,
+): Leveled {
+  const { ids, levels } = set;
+  if (mask === 0) return { ids: ids.slice(), levels: levels.slice() };
+  const outIds = new Uint32Array(ids.length);
+  const outLevels = new Uint8Array(ids.length);
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if ((flags[id]! & mask) === value) {
+      outIds[n] = id;
+      outLevels[n++] = levels[i]!;
+    }
+  }
+  return { ids: outIds.subarray(0, n), levels: outLevels.subarray(0, n) };
+}

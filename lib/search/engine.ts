@@ -23,13 +23,17 @@ import { checkWatch, type Watch } from "../deadline.ts";
 import { cellsIn, FIELD, FLAG } from "../index/fields.ts";
 import {
   EMPTY,
+  EMPTY_LEVELED,
   filterLeveled,
   intersectAll,
   intersectLeveled,
+  intersectParts,
+  keepFlagged,
   type Leveled,
+  type LeveledPart,
   seek,
   unionAll,
-  unionLeveled,
+  unionLeveledBelow,
 } from "../index/sorted.ts";
 
 /** One result: the provider's id, with its relevance score and distance when asked. */
@@ -66,6 +70,8 @@ export interface EngineContext {
   typos: TypoFinder;
   specialties: SpecialtyWords;
   cache: ResultCache;
+  /** The unions of common query words, kept between searches (see {@linkcode WORD_SET_MIN_IDS}). */
+  wordSets?: WordSetCache;
   /** Aborted when the request is abandoned. */
   signal?: AbortSignal;
   /** When to give up, on `clock()` of `lib/deadline.ts`: checked in the long loops. */
@@ -106,12 +112,12 @@ interface ResultSet {
   bytes: number;
 }
 
-/** A byte-bounded LRU cache of sorted result sets, keyed by the query without its paging. */
-export class ResultCache {
-  #entries = new Map<string, ResultSet>();
+/** A byte-bounded LRU cache of values that know their size. */
+class ByteLru<V extends { bytes: number }> {
+  #entries = new Map<string, V>();
   #bytes = 0;
   constructor(readonly budget: number) {}
-  get(key: string): ResultSet | undefined {
+  get(key: string): V | undefined {
     const hit = this.#entries.get(key);
     if (hit) {
       this.#entries.delete(key);
@@ -119,8 +125,13 @@ export class ResultCache {
     }
     return hit;
   }
-  set(key: string, value: ResultSet): void {
+  set(key: string, value: V): void {
     if (value.bytes > this.budget / 4) return;
+    const old = this.#entries.get(key);
+    if (old) {
+      this.#entries.delete(key);
+      this.#bytes -= old.bytes;
+    }
     this.#entries.set(key, value);
     this.#bytes += value.bytes;
     for (const [k, v] of this.#entries) {
@@ -130,6 +141,25 @@ export class ResultCache {
     }
   }
 }
+
+/** A byte-bounded LRU cache of sorted result sets, keyed by the query without its paging. */
+export class ResultCache extends ByteLru<ResultSet> {}
+
+/** A word's union, as cached: its ids with their levels. */
+interface WordSet extends Leveled {
+  bytes: number;
+}
+
+/**
+ * A byte-bounded LRU cache of the unions of common query words (`family`,
+ * `health`, `john`...). Such words recur across searches that are
+ * otherwise all different, and their union is what costs: kept, a later
+ * search intersects it instead of building it again.
+ */
+export class WordSetCache extends ByteLru<WordSet> {}
+
+/** A word's union is cached when it holds at least this many ids. */
+export const WORD_SET_MIN_IDS = 50_000;
 
 /** The flag test of a query: `(flags & mask) === value` plus an optional any-of mask. */
 function flagTest(query: SearchQuery): { mask: number; value: number } {
@@ -160,6 +190,7 @@ function flagTest(query: SearchQuery): { mask: number; value: number } {
 function nameLists(index: SearchIndex, field: number, matches: readonly NameMatch[]): Uint32Array {
   return unionAll(
     matches.map((m) => (m.prefix ? index.prefix(field, m.key) : index.list(field, m.key))),
+    index.size + 1,
   );
 }
 
@@ -185,8 +216,12 @@ function listFilters(query: SearchQuery, ctx: EngineContext): Uint32Array[] {
     }[];
     lists.push(Uint32Array.from(rows, (r) => r.id));
   }
-  if (query.states) lists.push(unionAll(query.states.map((s) => index.list(FIELD.state, s))));
-  if (query.cities) lists.push(unionAll(query.cities.map((c) => index.list(FIELD.city, c))));
+  if (query.states) {
+    lists.push(unionAll(query.states.map((s) => index.list(FIELD.state, s)), index.size + 1));
+  }
+  if (query.cities) {
+    lists.push(unionAll(query.cities.map((c) => index.list(FIELD.city, c)), index.size + 1));
+  }
   if (query.postal) {
     const parts = [
       ...query.postal.zip5.map((z) => index.list(FIELD.zip5, z)),
@@ -199,10 +234,10 @@ function listFilters(query: SearchQuery, ctx: EngineContext): Uint32Array[] {
         .all(...query.postal.exact.map(Number)) as { id: number }[];
       parts.push(Uint32Array.from(rows, (r) => r.id));
     }
-    lists.push(unionAll(parts));
+    lists.push(unionAll(parts, index.size + 1));
   }
   for (const codes of [query.taxonomyCodes, query.specialtyCodes]) {
-    if (codes) lists.push(unionAll(codes.map((c) => index.list(FIELD.anyCode, c))));
+    if (codes) lists.push(unionAll(codes.map((c) => index.list(FIELD.anyCode, c)), index.size + 1));
   }
   if (query.lastNames) lists.push(nameLists(index, FIELD.lastKey, query.lastNames));
   if (query.firstNames) lists.push(nameLists(index, FIELD.firstKey, query.firstNames));
@@ -210,13 +245,15 @@ function listFilters(query: SearchQuery, ctx: EngineContext): Uint32Array[] {
   return lists;
 }
 
-/** The leveled list of one query word. */
-function wordList(w: WordTerms, words: number, ctx: EngineContext): Leveled {
+/**
+ * The parts of one query word: a posting list per field, term and
+ * taxonomy code it matches, each with the level it matches at. The word's
+ * matches are their union.
+ */
+function wordParts(w: WordTerms, words: number, ctx: EngineContext): LeveledPart[] {
   const { index, specialties } = ctx;
   const one = words === 1;
-  const parts: { list: Uint32Array; level: number }[] = [];
-  const codeLists = (codes: readonly string[], field: number) =>
-    unionAll(codes.map((c) => index.list(field, c)));
+  const parts: LeveledPart[] = [];
   const textParts = (
     term: string,
     get: (field: number, term: string) => Uint32Array,
@@ -227,8 +264,10 @@ function wordList(w: WordTerms, words: number, ctx: EngineContext): Leveled {
     parts.push({ list: get(FIELD.given, term), level: levels.given });
     parts.push({ list: get(FIELD.other, term), level: levels.other });
     parts.push({ list: get(FIELD.place, term), level: levels.primary });
-    parts.push({ list: codeLists(codes, FIELD.primaryCode), level: levels.primary });
-    parts.push({ list: codeLists(codes, FIELD.secondaryCode), level: levels.secondary });
+    for (const code of codes) {
+      parts.push({ list: index.list(FIELD.primaryCode, code), level: levels.primary });
+      parts.push({ list: index.list(FIELD.secondaryCode, code), level: levels.secondary });
+    }
   };
   const list = (field: number, term: string) => index.list(field, term);
   textParts(w.word, list, specialties.codes(w.word), {
@@ -261,7 +300,68 @@ function wordList(w: WordTerms, words: number, ctx: EngineContext): Leveled {
       secondary: 14,
     });
   }
-  return unionLeveled(parts);
+  return parts.filter((p) => p.list.length > 0);
+}
+
+/** A query word ready to evaluate: its parts, or its cached union. */
+interface PlannedWord {
+  key: string;
+  parts: LeveledPart[];
+  /** Its union, when cached. */
+  set: Leveled | undefined;
+  /** Its size when cached, else the total length of its parts (an upper bound). */
+  size: number;
+}
+
+function planWord(w: WordTerms, words: number, ctx: EngineContext): PlannedWord {
+  const key = `${w.word}\u0000${w.prefix ? 1 : 0}\u0000${words === 1 ? 1 : 0}`;
+  const set = ctx.wordSets?.get(key);
+  if (set) return { key, parts: [], set, size: set.ids.length };
+  const parts = wordParts(w, words, ctx);
+  let size = 0;
+  for (const p of parts) size += p.list.length;
+  return { key, parts, set: undefined, size };
+}
+
+/** The union of a word's parts, kept in the word-set cache when large. */
+function wordUnion(word: PlannedWord, ctx: EngineContext): Leveled {
+  if (word.set) return word.set;
+  const set = unionLeveledBelow(word.parts, ctx.index.size + 1);
+  if (set.ids.length >= WORD_SET_MIN_IDS && ctx.wordSets) {
+    ctx.wordSets.set(word.key, { ...set, bytes: set.ids.byteLength + set.levels.byteLength });
+  }
+  return set;
+}
+
+/**
+ * The ids matching every word, each at its worst word's level, among those
+ * passing the flag test and every list filter. The word with the fewest
+ * candidates drives: its union is built (or taken from the cache), and
+ * each further word, fewest first, is looked up for the remaining
+ * candidates only — in its parts when they are few, else in its union.
+ */
+function matchWords(
+  plan: readonly WordTerms[],
+  filters: Uint32Array[],
+  test: { mask: number; value: number },
+  ctx: EngineContext,
+): Leveled {
+  const words = plan.map((w) => planWord(w, plan.length, ctx)).sort((a, b) => a.size - b.size);
+  if (words[0]!.size === 0) return EMPTY_LEVELED;
+  // A new set: results are edited in place later, and the union may be cached.
+  let set = keepFlagged(wordUnion(words[0]!, ctx), ctx.index.flags, test.mask, test.value);
+  for (const f of filters.sort((a, b) => a.length - b.length)) {
+    if (set.ids.length === 0) break;
+    set = filterLeveled(set, f);
+  }
+  for (let i = 1; i < words.length && set.ids.length > 0; i++) {
+    checkWatch(ctx);
+    const word = words[i]!;
+    if (!word.set && set.ids.length * word.parts.length * 4 < word.size) {
+      set = intersectParts(set, word.parts);
+    } else set = intersectLeveled(set, wordUnion(word, ctx));
+  }
+  return set;
 }
 
 /** Ids whose whole name is the query (or, for one word, a typo variant of it). */
@@ -283,13 +383,14 @@ function exactNameIds(
     );
   }
   void plan;
-  return unionAll(alternatives);
+  return unionAll(alternatives, index.size + 1);
 }
 
 function typoNameIds(plan: readonly WordTerms[], index: SearchIndex): Uint32Array {
   if (plan.length !== 1) return EMPTY;
   return unionAll(
     plan[0]!.typos.flatMap((t) => [index.list(FIELD.lastKey, t), index.list(FIELD.orgKey, t)]),
+    index.size + 1,
   );
 }
 
@@ -304,24 +405,6 @@ function promote(set: Leveled, ids: Uint32Array, level: number): void {
   }
 }
 
-/** Keeps the entries whose flags pass the test. */
-function keepFlags(
-  set: Leveled,
-  test: { mask: number; value: number },
-  flags: Uint8Array,
-): Leveled {
-  if (test.mask === 0) return set;
-  let n = 0;
-  for (let i = 0; i < set.ids.length; i++) {
-    const id = set.ids[i]!;
-    if ((flags[id]! & test.mask) === test.value) {
-      set.ids[n] = id;
-      set.levels[n++] = set.levels[i]!;
-    }
-  }
-  return { ids: set.ids.subarray(0, n), levels: set.levels.subarray(0, n) };
-}
-
 /** The candidates of a query with free text or a point, sorted. */
 function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
   const { index } = ctx;
@@ -334,20 +417,17 @@ function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
     if (plan.length === 0) {
       return { ids: EMPTY, levels: null, distances: null, facets: undefined, bytes: 0 };
     }
-    // Copies: results are edited in place below and lists may be cached.
-    const first = wordList(plan[0]!, plan.length, ctx);
-    set = { ids: first.ids.slice(), levels: first.levels.slice() };
-    for (let i = 1; i < plan.length && set.ids.length > 0; i++) {
-      checkWatch(ctx);
-      set = intersectLeveled(set, wordList(plan[i]!, plan.length, ctx));
-    }
-    for (const f of filters.sort((a, b) => a.length - b.length)) set = filterLeveled(set, f);
-    set = keepFlags(set, test, index.flags);
+    set = matchWords(plan, filters, test, ctx);
     promote(set, exactNameIds(plan, query.words, index), 0);
     promote(set, typoNameIds(plan, index), 10);
   } else {
     const ids = candidatesNear(query, filters, ctx);
-    set = keepFlags({ ids: ids.slice(), levels: new Uint8Array(ids.length) }, test, index.flags);
+    set = keepFlagged(
+      { ids, levels: new Uint8Array(ids.length) },
+      index.flags,
+      test.mask,
+      test.value,
+    );
   }
   checkWatch(ctx);
   let distances: Float64Array | null = null;
@@ -398,7 +478,7 @@ function candidatesNear(
     }
     return Uint32Array.from(out);
   }
-  const around = unionAll(cells.map((c) => index.list(FIELD.cell, String(c))));
+  const around = unionAll(cells.map((c) => index.list(FIELD.cell, String(c))), index.size + 1);
   return narrow ? intersectAll([narrow, around]) : around;
 }
 

@@ -10,7 +10,7 @@ import { decodeProvider } from "./codec.ts";
 import { parseEndpoint, parseLocation, SIDE, unpackOtherName, withSides } from "./sides.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
 import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
-import { type EngineContext, ResultCache, search } from "../search/engine.ts";
+import { type EngineContext, ResultCache, search, WordSetCache } from "../search/engine.ts";
 import { TypoFinder } from "../search/text_query.ts";
 import { SearchIndex } from "../index/reader.ts";
 import { specialtyVocabulary } from "../search/specialty_words.ts";
@@ -108,6 +108,8 @@ export function openSqliteStore(
     postingCacheBytes?: number;
     resultCacheBytes?: number;
     recordCacheBytes?: number;
+    /** Bytes of common words' unions kept between searches. Default 64 MB. */
+    wordSetCacheBytes?: number;
     /**
      * Load the search index on the first search instead of now: for a thread
      * that serves records while search workers hold the index.
@@ -197,7 +199,8 @@ export function openSqliteStore(
     const typos = new TypoFinder(db);
     const specialties = specialtyVocabulary(index.codes, describe);
     const cache = new ResultCache(options.resultCacheBytes ?? 64 * 1024 * 1024);
-    return engine = { db, index, typos, specialties, cache };
+    const wordSets = new WordSetCache(options.wordSetCacheBytes ?? 64 * 1024 * 1024);
+    return engine = { db, index, typos, specialties, cache, wordSets };
   };
   if (!options.lazyIndex) {
     try {
