@@ -17,6 +17,24 @@ import type { DatabaseSync } from "node:sqlite";
 import type { CursorPosition, FacetName, NameMatch, SearchQuery } from "./query.ts";
 import { boundingBoxes } from "./geometry.ts";
 import { planWords, type TypoFinder, type WordTerms } from "./text_query.ts";
+import { ByteLru } from "./lru.ts";
+import {
+  FilterCache,
+  filterLeveledBy,
+  type FilterList,
+  filterList,
+  intersectFilter,
+  intersectFilters,
+} from "./filter_lists.ts";
+import {
+  buildWordSet,
+  intersectWord,
+  intersectWordSet,
+  WORD_SET_MIN_IDS,
+  type WordSet,
+  WordSetCache,
+  wordSetIds,
+} from "./word_sets.ts";
 import { distance } from "../geo/zip.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { checkWatch, type Watch } from "../deadline.ts";
@@ -24,16 +42,12 @@ import { cellsIn, FIELD, FLAG } from "../index/fields.ts";
 import {
   EMPTY,
   EMPTY_LEVELED,
-  filterLeveled,
   intersectAll,
-  intersectLeveled,
-  intersectParts,
   keepFlagged,
   type Leveled,
   type LeveledPart,
   seek,
   unionAll,
-  unionLeveledBelow,
 } from "../index/sorted.ts";
 
 /** One result: the provider's id, with its relevance score and distance when asked. */
@@ -72,6 +86,8 @@ export interface EngineContext {
   cache: ResultCache;
   /** The unions of common query words, kept between searches (see {@linkcode WORD_SET_MIN_IDS}). */
   wordSets?: WordSetCache;
+  /** Long filter unions (a specialty's codes, states), kept between searches. */
+  filterLists?: FilterCache;
   /** Aborted when the request is abandoned. */
   signal?: AbortSignal;
   /** When to give up, on `clock()` of `lib/deadline.ts`: checked in the long loops. */
@@ -112,54 +128,8 @@ interface ResultSet {
   bytes: number;
 }
 
-/** A byte-bounded LRU cache of values that know their size. */
-class ByteLru<V extends { bytes: number }> {
-  #entries = new Map<string, V>();
-  #bytes = 0;
-  constructor(readonly budget: number) {}
-  get(key: string): V | undefined {
-    const hit = this.#entries.get(key);
-    if (hit) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-    }
-    return hit;
-  }
-  set(key: string, value: V): void {
-    if (value.bytes > this.budget / 4) return;
-    const old = this.#entries.get(key);
-    if (old) {
-      this.#entries.delete(key);
-      this.#bytes -= old.bytes;
-    }
-    this.#entries.set(key, value);
-    this.#bytes += value.bytes;
-    for (const [k, v] of this.#entries) {
-      if (this.#bytes <= this.budget) break;
-      this.#entries.delete(k);
-      this.#bytes -= v.bytes;
-    }
-  }
-}
-
 /** A byte-bounded LRU cache of sorted result sets, keyed by the query without its paging. */
 export class ResultCache extends ByteLru<ResultSet> {}
-
-/** A word's union, as cached: its ids with their levels. */
-interface WordSet extends Leveled {
-  bytes: number;
-}
-
-/**
- * A byte-bounded LRU cache of the unions of common query words (`family`,
- * `health`, `john`...). Such words recur across searches that are
- * otherwise all different, and their union is what costs: kept, a later
- * search intersects it instead of building it again.
- */
-export class WordSetCache extends ByteLru<WordSet> {}
-
-/** A word's union is cached when it holds at least this many ids. */
-export const WORD_SET_MIN_IDS = 50_000;
 
 /** The flag test of a query: `(flags & mask) === value` plus an optional any-of mask. */
 function flagTest(query: SearchQuery): { mask: number; value: number } {
@@ -203,10 +173,22 @@ function hasListFilter(query: SearchQuery): boolean {
   );
 }
 
-/** The list filters of a query (each a sorted id list; all must hold). */
-function listFilters(query: SearchQuery, ctx: EngineContext): Uint32Array[] {
+/** The list filters of a query (all must hold). Long unions are cached with a bitmap. */
+function listFilters(query: SearchQuery, ctx: EngineContext): FilterList[] {
   const { index, db } = ctx;
-  const lists: Uint32Array[] = [];
+  const universe = index.size + 1;
+  const lists: FilterList[] = [];
+  const plain = (ids: Uint32Array) => lists.push({ ids, bits: null, bytes: ids.byteLength });
+  const cached = (key: string, make: () => Uint32Array) => {
+    let list = ctx.filterLists?.get(key);
+    if (!list) {
+      list = filterList(make(), universe);
+      if (list.bits) ctx.filterLists?.set(key, list);
+    }
+    lists.push(list);
+  };
+  const union = (field: number, terms: readonly string[]) => () =>
+    unionAll(terms.map((t) => index.list(field, t)), universe);
   if (query.npis) {
     const slots = query.npis.map(() => "?").join(",");
     const rows = db.prepare(`SELECT id FROM provider_npi WHERE npi IN (${slots}) ORDER BY id`).all(
@@ -214,14 +196,10 @@ function listFilters(query: SearchQuery, ctx: EngineContext): Uint32Array[] {
     ) as {
       id: number;
     }[];
-    lists.push(Uint32Array.from(rows, (r) => r.id));
+    plain(Uint32Array.from(rows, (r) => r.id));
   }
-  if (query.states) {
-    lists.push(unionAll(query.states.map((s) => index.list(FIELD.state, s)), index.size + 1));
-  }
-  if (query.cities) {
-    lists.push(unionAll(query.cities.map((c) => index.list(FIELD.city, c)), index.size + 1));
-  }
+  if (query.states) cached(`state:${query.states}`, union(FIELD.state, query.states));
+  if (query.cities) cached(`city:${query.cities}`, union(FIELD.city, query.cities));
   if (query.postal) {
     const parts = [
       ...query.postal.zip5.map((z) => index.list(FIELD.zip5, z)),
@@ -234,14 +212,14 @@ function listFilters(query: SearchQuery, ctx: EngineContext): Uint32Array[] {
         .all(...query.postal.exact.map(Number)) as { id: number }[];
       parts.push(Uint32Array.from(rows, (r) => r.id));
     }
-    lists.push(unionAll(parts, index.size + 1));
+    plain(unionAll(parts, universe));
   }
   for (const codes of [query.taxonomyCodes, query.specialtyCodes]) {
-    if (codes) lists.push(unionAll(codes.map((c) => index.list(FIELD.anyCode, c)), index.size + 1));
+    if (codes) cached(`codes:${codes}`, union(FIELD.anyCode, codes));
   }
-  if (query.lastNames) lists.push(nameLists(index, FIELD.lastKey, query.lastNames));
-  if (query.firstNames) lists.push(nameLists(index, FIELD.firstKey, query.firstNames));
-  if (query.organizationNames) lists.push(nameLists(index, FIELD.orgKey, query.organizationNames));
+  if (query.lastNames) plain(nameLists(index, FIELD.lastKey, query.lastNames));
+  if (query.firstNames) plain(nameLists(index, FIELD.firstKey, query.firstNames));
+  if (query.organizationNames) plain(nameLists(index, FIELD.orgKey, query.organizationNames));
   return lists;
 }
 
@@ -307,8 +285,8 @@ function wordParts(w: WordTerms, words: number, ctx: EngineContext): LeveledPart
 interface PlannedWord {
   key: string;
   parts: LeveledPart[];
-  /** Its union, when cached. */
-  set: Leveled | undefined;
+  /** Its union, when built or cached. */
+  set: WordSet | undefined;
   /** Its size when cached, else the total length of its parts (an upper bound). */
   size: number;
 }
@@ -316,7 +294,7 @@ interface PlannedWord {
 function planWord(w: WordTerms, words: number, ctx: EngineContext): PlannedWord {
   const key = `${w.word}\u0000${w.prefix ? 1 : 0}\u0000${words === 1 ? 1 : 0}`;
   const set = ctx.wordSets?.get(key);
-  if (set) return { key, parts: [], set, size: set.ids.length };
+  if (set) return { key, parts: [], set, size: set.size };
   const parts = wordParts(w, words, ctx);
   let size = 0;
   for (const p of parts) size += p.list.length;
@@ -324,44 +302,74 @@ function planWord(w: WordTerms, words: number, ctx: EngineContext): PlannedWord 
 }
 
 /** The union of a word's parts, kept in the word-set cache when large. */
-function wordUnion(word: PlannedWord, ctx: EngineContext): Leveled {
+function wordUnion(word: PlannedWord, ctx: EngineContext): WordSet {
   if (word.set) return word.set;
-  const set = unionLeveledBelow(word.parts, ctx.index.size + 1);
-  if (set.ids.length >= WORD_SET_MIN_IDS && ctx.wordSets) {
-    ctx.wordSets.set(word.key, { ...set, bytes: set.ids.byteLength + set.levels.byteLength });
+  const set = buildWordSet(word.parts, ctx.index.size + 1);
+  word.set = set;
+  if ((set.kind === "dense" || set.size >= WORD_SET_MIN_IDS) && ctx.wordSets) {
+    ctx.wordSets.set(word.key, set);
   }
   return set;
 }
 
 /**
  * The ids matching every word, each at its worst word's level, among those
- * passing the flag test and every list filter. The word with the fewest
- * candidates drives: its union is built (or taken from the cache), and
- * each further word, fewest first, is looked up for the remaining
- * candidates only — in its parts when they are few, else in its union.
+ * passing the flag test, inside `boxes` when given, and in every list
+ * filter. The word with the fewest candidates drives: its union is built
+ * (or taken from the cache), and each further word, fewest first, is
+ * looked up for the remaining candidates only — in its parts when that is
+ * cheaper, else in its union.
  */
 function matchWords(
   plan: readonly WordTerms[],
-  filters: Uint32Array[],
+  filters: FilterList[],
   test: { mask: number; value: number },
+  boxes: readonly Box[] | null,
   ctx: EngineContext,
 ): Leveled {
   const words = plan.map((w) => planWord(w, plan.length, ctx)).sort((a, b) => a.size - b.size);
   if (words[0]!.size === 0) return EMPTY_LEVELED;
   // A new set: results are edited in place later, and the union may be cached.
-  let set = keepFlagged(wordUnion(words[0]!, ctx), ctx.index.flags, test.mask, test.value);
-  for (const f of filters.sort((a, b) => a.length - b.length)) {
+  let set = keepFlagged(
+    wordSetIds(wordUnion(words[0]!, ctx)),
+    ctx.index.flags,
+    test.mask,
+    test.value,
+  );
+  if (boxes) set = keepInBoxes(set, boxes, ctx.index);
+  for (const f of filters.sort((a, b) => a.ids.length - b.ids.length)) {
     if (set.ids.length === 0) break;
-    set = filterLeveled(set, f);
+    set = filterLeveledBy(set, f);
   }
   for (let i = 1; i < words.length && set.ids.length > 0; i++) {
     checkWatch(ctx);
     const word = words[i]!;
-    if (!word.set && set.ids.length * word.parts.length * 4 < word.size) {
-      set = intersectParts(set, word.parts);
-    } else set = intersectLeveled(set, wordUnion(word, ctx));
+    set = word.set
+      ? intersectWordSet(set, word.set)
+      : intersectWord(set, word.parts, () => wordUnion(word, ctx));
   }
   return set;
+}
+
+type Box = ReturnType<typeof boundingBoxes>[number];
+
+/** The entries whose location lies in one of the boxes (in place: `set` is the caller's own). */
+function keepInBoxes(set: Leveled, boxes: readonly Box[], index: SearchIndex): Leveled {
+  const lats = index.lat, lons = index.lon;
+  const { ids, levels } = set;
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    const lat = lats[id]!, lon = lons[id]!;
+    for (const b of boxes) {
+      if (lat >= b.minLat && lat <= b.maxLat && lon >= b.minLon && lon <= b.maxLon) {
+        ids[n] = id;
+        levels[n++] = levels[i]!;
+        break;
+      }
+    }
+  }
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
 }
 
 /** Ids whose whole name is the query (or, for one word, a typo variant of it). */
@@ -417,7 +425,7 @@ function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
     if (plan.length === 0) {
       return { ids: EMPTY, levels: null, distances: null, facets: undefined, bytes: 0 };
     }
-    set = matchWords(plan, filters, test, ctx);
+    set = matchWords(plan, filters, test, query.near ? boundingBoxes(query.near) : null, ctx);
     promote(set, exactNameIds(plan, query.words, index), 0);
     promote(set, typoNameIds(plan, index), 10);
   } else {
@@ -457,12 +465,12 @@ function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
 /** Candidates around a point: the list filters, or the cells of the bounding box. */
 function candidatesNear(
   query: SearchQuery,
-  filters: Uint32Array[],
+  filters: FilterList[],
   ctx: EngineContext,
 ): Uint32Array {
   const { index } = ctx;
   const cells = boundingBoxes(query.near!).flatMap((b) => cellsIn(b));
-  const narrow = filters.length ? intersectAll(filters) : null;
+  const narrow = filters.length ? intersectFilters(filters) : null;
   if (narrow && (cells.length > 400 || narrow.length < 20_000)) return narrow;
   if (cells.length > 4000) {
     // A very large area: scan the coordinate columns within the bounding box.
@@ -479,7 +487,10 @@ function candidatesNear(
     return Uint32Array.from(out);
   }
   const around = unionAll(cells.map((c) => index.list(FIELD.cell, String(c))), index.size + 1);
-  return narrow ? intersectAll([narrow, around]) : around;
+  if (!narrow) return around;
+  return filters.length === 1
+    ? intersectFilter(around, filters[0]!)
+    : intersectAll([narrow, around]);
 }
 
 function sortResults(query: SearchQuery, set: Leveled, distances: Float64Array | null): ResultSet {
@@ -593,7 +604,7 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
 /** Filters without free text or a point: the intersection of the list filters, in id order. */
 function filtered(query: SearchQuery, ctx: EngineContext): ResultSet {
   const test = flagTest(query);
-  const base = intersectAll(listFilters(query, ctx));
+  const base = intersectFilters(listFilters(query, ctx));
   const ids = new Uint32Array(base.length);
   let n = 0;
   for (let i = 0; i < base.length; i++) {
@@ -686,12 +697,11 @@ function facetCounts(
         break;
       }
       case "city": {
-        const counts = new Map<number, number>();
+        const counts = new Uint32Array(index.cities.length);
         const city = index.city;
         for (let i = 0; i < ids.length; i++) {
           if ((i & CHECK_EVERY) === 0) checkWatch(watch);
-          const c = city[ids[i]!]!;
-          counts.set(c, (counts.get(c) ?? 0) + 1);
+          counts[city[ids[i]!]!]!++;
         }
         facets.city = top(counts, (v) => index.cities[v]!);
         break;

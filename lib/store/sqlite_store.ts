@@ -10,7 +10,9 @@ import { decodeProvider } from "./codec.ts";
 import { parseEndpoint, parseLocation, SIDE, unpackOtherName, withSides } from "./sides.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
 import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
-import { type EngineContext, ResultCache, search, WordSetCache } from "../search/engine.ts";
+import { type EngineContext, ResultCache, search } from "../search/engine.ts";
+import { WordSetCache } from "../search/word_sets.ts";
+import { FilterCache } from "../search/filter_lists.ts";
 import { TypoFinder } from "../search/text_query.ts";
 import { SearchIndex } from "../index/reader.ts";
 import { specialtyVocabulary } from "../search/specialty_words.ts";
@@ -110,6 +112,8 @@ export function openSqliteStore(
     recordCacheBytes?: number;
     /** Bytes of common words' unions kept between searches. Default 64 MB. */
     wordSetCacheBytes?: number;
+    /** Bytes of long filter unions (a specialty's codes, states) kept between searches. Default 64 MB. */
+    filterCacheBytes?: number;
     /**
      * Load the search index on the first search instead of now: for a thread
      * that serves records while search workers hold the index.
@@ -200,7 +204,8 @@ export function openSqliteStore(
     const specialties = specialtyVocabulary(index.codes, describe);
     const cache = new ResultCache(options.resultCacheBytes ?? 64 * 1024 * 1024);
     const wordSets = new WordSetCache(options.wordSetCacheBytes ?? 64 * 1024 * 1024);
-    return engine = { db, index, typos, specialties, cache, wordSets };
+    const filterLists = new FilterCache(options.filterCacheBytes ?? 64 * 1024 * 1024);
+    return engine = { db, index, typos, specialties, cache, wordSets, filterLists };
   };
   if (!options.lazyIndex) {
     try {
