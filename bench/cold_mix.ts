@@ -42,8 +42,8 @@ export interface ColdClassResult {
 export interface ColdResults {
   sizes: ColdSizes;
   classes: Record<ColdClass, ColdClassResult>;
-  /** The free-text classes interleaved, at c=8. */
-  text_mix: LoadResult;
+  /** The free-text classes interleaved, at c=8 (null when only some classes ran). */
+  text_mix: LoadResult | null;
 }
 
 /** The paths of every class, split into the run's parts. */
@@ -76,11 +76,18 @@ export function coldPlan(
 export async function runCold(
   base: string,
   plan: ReturnType<typeof coldPlan>,
-  options: { maxSeconds: number; log: (line: string) => void; who?: string; sizes?: ColdSizes },
+  options: {
+    maxSeconds: number;
+    log: (line: string) => void;
+    who?: string;
+    sizes?: ColdSizes;
+    /** Only these classes, and no text mix (for a quick look at some classes). */
+    only?: readonly string[] | null;
+  },
 ): Promise<ColdResults> {
   const classes = {} as Record<ColdClass, ColdClassResult>;
   const who = (options.who ?? "ours").padEnd(8);
-  for (const cls of COLD_CLASSES) {
+  for (const cls of COLD_CLASSES.filter((c) => !options.only || options.only.includes(c))) {
     const p = plan[cls];
     if (p.c8.length === 0 || p.c1.length === 0) {
       throw new Error(`The cold class '${cls}' has too few distinct paths: harvest more pages`);
@@ -99,6 +106,7 @@ export async function runCold(
         }`,
     );
   }
+  if (options.only) return { sizes: options.sizes ?? COLD_SIZES, classes, text_mix: null };
   const mixPaths = shuffle(COLD_TEXT_CLASSES.flatMap((c) => plan[c].mix), new Rng(99));
   const text_mix = await runPaths(base, mixPaths, {
     connections: 8,

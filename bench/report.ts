@@ -6,6 +6,7 @@
  */
 import type { LoadResult } from "./load.ts";
 import { CLASSES, type QueryClass } from "./mix.ts";
+import { coldMarkdown, type ColdRun } from "./cold_report.ts";
 
 /** Results of one benchmark run. */
 export interface BenchResults {
@@ -27,6 +28,8 @@ export interface BenchResults {
     p99_ratio: number;
     text_p99_ratio: number;
   } | null;
+  /** The cold classes (distinct URLs): the headline. Absent in runs before they existed. */
+  cold?: ColdRun;
 }
 
 /** Classes whose answer is free-text search (the ≥5× target applies to them). */
@@ -58,6 +61,13 @@ export function markdownReport(r: BenchResults): string {
     `Machine: ${r.machine.cpus} cores, ${r.machine.memory_gb} GB, Deno ${r.machine.deno}.`,
   );
   lines.push("");
+  if (r.cold) {
+    lines.push(coldMarkdown(r.cold, r.records));
+    lines.push(
+      "#### Repeated URLs: one URL per class, asked again and again (answered largely from caches)",
+    );
+    lines.push("");
+  }
   lines.push(
     "| class | ours p50 c8 | ours p99 c8 | ours rps c8 | ours p99 c1 | peer p99 c8 | peer rps c8 | p99 ratio (peer/ours) |",
   );

@@ -15,7 +15,8 @@ import { DEMO_GENERATOR_VERSION } from "../lib/demo/generate.ts";
 import { ensureWrk, type LoadResult, runLoad } from "./load.ts";
 import { exists, memoryOf, type MemorySplit, memorySplit, watchPeak } from "./proc.ts";
 import { harvestProviders } from "./cold.ts";
-import { COLD_SIZES, coldPlan, type ColdResults, runCold } from "./cold_mix.ts";
+import { COLD_SIZES, coldPlan, runCold } from "./cold_mix.ts";
+import { coldMarkdown, type ColdRun } from "./cold_report.ts";
 import {
   freePort,
   importCommand,
@@ -46,6 +47,7 @@ const USAGE = `Usage: deno task bench [--quick] [--records N] [--seconds S] [--n
   --no-peer      skip the PostgreSQL peer
   --db FILE      with --cold-only: measure this database (no dataset, no import)
   --cold-only    only the cold classes (distinct URLs from the served data), no peer
+  --classes A,B  with --cold-only: only these cold classes (and no text mix)
 The dataset CSV is cached in bench/.cache/ by size and generator version.`;
 
 function log(line: string): void {
@@ -253,31 +255,30 @@ async function compareHealth(oursUrl: string, bareUrl: string, seconds: number) 
   return { ...median, round_ratios: rounds.map((r) => r.ratio) };
 }
 
-/** What the cold run measured: the classes, start-up and the server's memory after it. */
-export interface ColdRun {
-  harvest: { pages: number; providers: number };
-  startup_ms: number;
-  results: ColdResults;
-  memory: MemorySplit | null;
-}
-
 /**
  * The cold classes against a database: a first server harvests values from
  * the served data, a fresh one (so the harvest warmed nothing) is measured.
  */
-async function coldRun(db: string, seconds: number): Promise<ColdRun> {
+async function coldRun(
+  db: string,
+  seconds: number,
+  only: readonly string[] | null,
+  env: Record<string, string> = {},
+): Promise<ColdRun> {
   const harvester = await startServer(`${ROOT}main.ts`, { PROVIDERS_DB: db }, "/v1/dataset");
   const harvest = await harvestProviders(harvester.base, { pages: 2000, seed: 17 });
+  const { records } = await getJson<{ records: number }>(`${harvester.base}/v1/dataset`);
   await stop(harvester.child);
   log(`harvested ${harvest.providers.length} providers from ${harvest.pages} ZIP pages`);
   const plan = coldPlan(harvest.providers, COLD_SIZES, 1);
-  const server = await startServer(`${ROOT}main.ts`, { PROVIDERS_DB: db }, "/v1/dataset");
+  const server = await startServer(`${ROOT}main.ts`, { ...env, PROVIDERS_DB: db }, "/v1/dataset");
   log(`cold server serving in ${server.readyMs.toFixed(0)} ms from start`);
   try {
-    const results = await runCold(server.base, plan, { maxSeconds: seconds, log });
+    const results = await runCold(server.base, plan, { maxSeconds: seconds, log, only });
     const memory = await memorySplit(server.child.pid);
     log(`cold server memory after the cold run: ${JSON.stringify(memory)}`);
     return {
+      records,
       harvest: { pages: harvest.pages, providers: harvest.providers.length },
       startup_ms: Math.round(server.readyMs),
       results,
@@ -290,7 +291,7 @@ async function coldRun(db: string, seconds: number): Promise<ColdRun> {
 
 async function main(): Promise<void> {
   const args = parseCli(Deno.args, {
-    string: ["records", "seconds", "db"],
+    string: ["records", "seconds", "db", "classes"],
     boolean: ["quick", "no-peer", "keep-db", "cold-only"],
   });
   if ((args as { help?: boolean }).help) {
@@ -306,7 +307,18 @@ async function main(): Promise<void> {
   await ensureWrk(log);
   if (args["cold-only"]) {
     if (!args.db) throw new UsageError("--cold-only needs --db FILE");
-    const cold = await coldRun(args.db, seconds);
+    const only = args.classes ? args.classes.split(",") : null;
+    const env: Record<string, string> = {};
+    const workers = Deno.env.get("SEARCH_WORKERS");
+    if (workers) env.SEARCH_WORKERS = workers;
+    const cold = await coldRun(args.db, seconds, only, env);
+    const { records } = cold;
+    const name = `${ROOT}bench/results/${new Date().toISOString().slice(0, 10)}-${records}-cold`;
+    await Deno.mkdir(`${ROOT}bench/results`, { recursive: true });
+    await Deno.writeTextFile(`${name}.json`, JSON.stringify(cold, null, 2) + "\n");
+    await Deno.writeTextFile(`${name}.md`, coldMarkdown(cold, records));
+    log(`wrote ${name}.json and .md`);
+    console.error(coldMarkdown(cold, records));
     console.log(JSON.stringify(cold));
     return;
   }
@@ -320,6 +332,7 @@ async function main(): Promise<void> {
     } s, peak RSS ${imported.peak_rss_mb} MB`,
   );
 
+  const cold = await coldRun(db, seconds, null);
   const ours = await startServer(`${ROOT}main.ts`, { PROVIDERS_DB: db }, "/v1/dataset");
   log(`serving in ${ours.readyMs.toFixed(0)} ms from start`);
   const samples = await pickSamples(ours.base, records);
@@ -388,6 +401,7 @@ async function main(): Promise<void> {
     health,
     classes,
     peer,
+    cold,
   };
   if (!args["keep-db"] && records === FULL_RECORDS) {
     log(`the imported database stays in ${db} for reuse`);

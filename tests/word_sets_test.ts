@@ -1,0 +1,147 @@
+/**
+ * The engine's set structures, checked against a plain model on random
+ * data: leveled unions (merged, marked, dense), candidates looked up in a
+ * word's parts or in its union, and filter lists with and without bitmaps.
+ */
+import { assertEquals, assertThrows } from "@std/assert";
+import {
+  intersectLeveled,
+  intersectParts,
+  keepFlagged,
+  type Leveled,
+  type LeveledPart,
+  unionLeveled,
+  unionLeveledBelow,
+} from "../lib/index/sorted.ts";
+import {
+  buildWordSet,
+  intersectWord,
+  intersectWordSet,
+  probeIsCheaper,
+  wordSetIds,
+} from "../lib/search/word_sets.ts";
+import {
+  filterLeveledBy,
+  filterList,
+  intersectFilters,
+  FILTER_BITS_MIN_IDS,
+} from "../lib/search/filter_lists.ts";
+import { Rng } from "../lib/demo/prng.ts";
+
+/** A sorted, distinct list of about `count` ids below `universe`. */
+function randomList(rng: Rng, count: number, universe: number): Uint32Array {
+  const set = new Set<number>();
+  for (let i = 0; i < count; i++) set.add(rng.int(universe));
+  return Uint32Array.from([...set].sort((a, b) => a - b));
+}
+
+/** Random parts: a mix of long and short lists at levels 0..14. */
+function randomParts(rng: Rng, parts: number, universe: number, longest: number): LeveledPart[] {
+  return Array.from({ length: parts }, () => ({
+    list: randomList(rng, rng.chance(0.3) ? longest : rng.int(60), universe),
+    level: rng.int(15),
+  }));
+}
+
+/** The model: each id at the lowest level of the parts holding it, in id order. */
+function modelUnion(parts: readonly LeveledPart[]): Map<number, number> {
+  const best = new Map<number, number>();
+  for (const { list, level } of parts) {
+    for (const id of list) best.set(id, Math.min(best.get(id) ?? 99, level));
+  }
+  return new Map([...best].sort((a, b) => a[0] - b[0]));
+}
+
+function plain(set: Leveled): [number, number][] {
+  return Array.from(set.ids, (id, i) => [id, set.levels[i]!]);
+}
+
+Deno.test("[word sets] leveled unions: merged, marked and dense agree with the model", () => {
+  const rng = new Rng(11);
+  for (const [parts, universe, longest] of [[2, 100, 50], [12, 5000, 3000], [40, 200_000, 20_000]]) {
+    for (let round = 0; round < 5; round++) {
+      const input = randomParts(rng, parts!, universe!, longest!);
+      const want = [...modelUnion(input)];
+      assertEquals(plain(unionLeveled(input)), want, `merged, ${parts} parts`);
+      assertEquals(plain(unionLeveledBelow(input, universe!)), want, `marked, ${parts} parts`);
+      const word = buildWordSet(input, universe!);
+      assertEquals(word.size, want.length);
+      assertEquals(plain(wordSetIds(word)), want, `${word.kind} word set`);
+    }
+  }
+});
+
+Deno.test("[word sets] a word matching an eighth of all ids or more is dense", () => {
+  const rng = new Rng(3);
+  const dense = buildWordSet([{ list: randomList(rng, 400, 1000), level: 2 }], 1000);
+  const sparse = buildWordSet([{ list: randomList(rng, 40, 1000), level: 2 }], 1000);
+  assertEquals([dense.kind, sparse.kind], ["dense", "sparse"]);
+});
+
+Deno.test("[word sets] the marking scratch is left clear, also after an id outside the universe", () => {
+  const parts = [{ list: Uint32Array.from({ length: 5000 }, (_, i) => i), level: 1 }, {
+    list: Uint32Array.of(3, 7000),
+    level: 0,
+  }, { list: Uint32Array.of(4), level: 0 }];
+  assertThrows(() => unionLeveledBelow(parts, 6000), RangeError, "not below 6000");
+  const ok = unionLeveledBelow(parts.slice(0, 1).concat(parts.slice(2)), 6000);
+  assertEquals(ok.ids.length, 5000);
+  assertEquals([ok.levels[3], ok.levels[4]], [1, 0]);
+});
+
+Deno.test("[word sets] candidates looked up in the parts, the sparse union or the dense union agree", () => {
+  const rng = new Rng(29);
+  for (let round = 0; round < 12; round++) {
+    const universe = rng.chance(0.5) ? 3000 : 300_000;
+    const parts = randomParts(rng, 1 + rng.int(30), universe, rng.chance(0.5) ? 2000 : 60_000);
+    const candidates = unionLeveled([
+      { list: randomList(rng, rng.chance(0.5) ? 50 : 5000, universe), level: rng.int(15) },
+      { list: randomList(rng, 300, universe), level: rng.int(15) },
+    ]);
+    const want = plain(intersectLeveled(candidates, unionLeveled(parts)));
+    assertEquals(plain(intersectParts(candidates, parts)), want, "probing the parts");
+    const word = buildWordSet(parts, universe);
+    assertEquals(plain(intersectWordSet(candidates, word)), want, `the ${word.kind} union`);
+    assertEquals(plain(intersectWord(candidates, parts, () => word)), want, "the cheaper way");
+  }
+});
+
+Deno.test("[word sets] probing is chosen for few candidates, the union for many", () => {
+  const long = { list: Uint32Array.from({ length: 100_000 }, (_, i) => i * 3), level: 1 };
+  const many = Array.from({ length: 20 }, (_, k) => ({
+    list: Uint32Array.from({ length: 10_000 }, (_, i) => i * 20 + k),
+    level: k % 15,
+  }));
+  assertEquals(probeIsCheaper(100, [long]), true);
+  assertEquals(probeIsCheaper(100, many), true);
+  assertEquals(probeIsCheaper(90_000, many), false);
+});
+
+Deno.test("[word sets] keepFlagged copies, never edits its input", () => {
+  const set = { ids: Uint32Array.of(1, 2, 3), levels: Uint8Array.of(4, 5, 6) };
+  const flags = Uint8Array.of(0, 1, 0, 1);
+  assertEquals(plain(keepFlagged(set, flags, 1, 1)), [[1, 4], [3, 6]]);
+  const all = keepFlagged(set, flags, 0, 0);
+  all.ids[0] = 99;
+  assertEquals([...set.ids], [1, 2, 3]);
+});
+
+Deno.test("[filter lists] bitmaps and galloping give the same intersections", () => {
+  const rng = new Rng(41);
+  const universe = 1_000_000;
+  for (let round = 0; round < 4; round++) {
+    const long = randomList(rng, FILTER_BITS_MIN_IDS + rng.int(50_000), universe);
+    const short = randomList(rng, 20 + rng.int(5000), universe);
+    const withBits = filterList(long, universe);
+    assertEquals(withBits.bits !== null, true);
+    const plainLong = { ids: long, bits: null, bytes: 0 };
+    const inLong = new Set(long);
+    const want = [...short].filter((id) => inLong.has(id));
+    assertEquals([...intersectFilters([withBits, filterList(short, universe)])], want);
+    assertEquals([...intersectFilters([plainLong, filterList(short, universe)])], want);
+    const leveled = { ids: short, levels: Uint8Array.from(short, (id) => id % 15) };
+    assertEquals(plain(filterLeveledBy(leveled, withBits)), plain(filterLeveledBy(leveled, plainLong)));
+    assertEquals(plain(filterLeveledBy(leveled, withBits)).map(([id]) => id), want);
+  }
+  assertThrows(() => intersectFilters([]), RangeError);
+});
