@@ -159,6 +159,7 @@ function* candidates(
   const people = providers.filter((p) => p.last !== null);
   const withZip = providers.filter((p) => p.zip !== null);
   const withSpecialty = providers.filter((p) => p.specialties.length > 0 && p.zip && p.state);
+  const organizations = providers.filter((p) => p.organization);
   for (let tries = 0; tries < providers.length * 4; tries++) {
     const p = rng.pick(people);
     const last = p.last!;
@@ -180,7 +181,8 @@ function* candidates(
         }
         break;
       case "org_words": {
-        const org = rng.pick(providers.filter((o) => o.organization) as HarvestedProvider[]);
+        if (organizations.length === 0) return;
+        const org = rng.pick(organizations);
         const words = organizationWords(org.organization!);
         if (words.length >= 2) {
           const n = words.length >= 3 && rng.chance(0.3) ? 3 : 2;

@@ -35,11 +35,15 @@ export function coldMarkdown(run: ColdRun, records: number): string {
   const { results, memory } = run;
   const lines: string[] = [];
   lines.push(
-    `#### Cold searches: distinct URLs, none repeated (${records.toLocaleString("en-US")} providers)`,
+    `#### Cold searches: distinct URLs, none repeated (${
+      records.toLocaleString("en-US")
+    } providers)`,
   );
   lines.push("");
   lines.push(
-    `Built from ${run.harvest.providers.toLocaleString("en-US")} providers read from ${run.harvest.pages} random ZIP pages ` +
+    `Built from ${
+      run.harvest.providers.toLocaleString("en-US")
+    } providers read from ${run.harvest.pages} random ZIP pages ` +
       `of the served data; per class ${results.sizes.warm} warm-up URLs, then ${results.sizes.c1} at c=1 ` +
       `and ${results.sizes.c8} at c=8, all different, on a server started after the harvest.`,
   );
@@ -71,7 +75,9 @@ export function coldMarkdown(run: ColdRun, records: number): string {
   const mark = (ok: boolean) => (ok ? "met" : "**not met**");
   lines.push("| target (cold) | measured | |");
   lines.push("|---|---|---|");
-  lines.push(`| every class p99 ≤ 20 ms at c=8 | worst ${ms(worstP99)} | ${mark(worstP99 <= 20)} |`);
+  lines.push(
+    `| every class p99 ≤ 20 ms at c=8 | worst ${ms(worstP99)} | ${mark(worstP99 <= 20)} |`,
+  );
   lines.push(`| every class p50 ≤ 3 ms at c=1 | worst ${ms(worstP50)} | ${mark(worstP50 <= 3)} |`);
   if (results.text_mix) {
     lines.push(

@@ -43,11 +43,18 @@ export function serverCommand(
   return new Deno.Command(Deno.execPath(), {
     args: ["run", ...SERVE_PERMISSIONS, options.script ?? `${ROOT}main.ts`],
     cwd: ROOT,
-    env: { HOST: "127.0.0.1", ...env },
+    env: { HOST: "127.0.0.1", ...SERVE_ENV, ...env },
     stdout: options.stdout ?? "null",
     stderr: options.stderr ?? "null",
   });
 }
+
+/**
+ * The environment `deno task start` sets, and so the benchmark's servers:
+ * the same glibc threshold as the import (see {@linkcode IMPORT_ENV}), for
+ * the search caches' large arrays, made and dropped with every search.
+ */
+export const SERVE_ENV: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: "131072" };
 
 /**
  * The environment `deno task import` sets: glibc returns a freed block of

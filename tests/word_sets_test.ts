@@ -6,7 +6,6 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import {
   intersectLeveled,
-  intersectParts,
   keepFlagged,
   type Leveled,
   type LeveledPart,
@@ -18,13 +17,14 @@ import {
   intersectWord,
   intersectWordSet,
   probeIsCheaper,
+  probeWord,
   wordSetIds,
 } from "../lib/search/word_sets.ts";
 import {
+  FILTER_BITS_MIN_IDS,
   filterLeveledBy,
   filterList,
   intersectFilters,
-  FILTER_BITS_MIN_IDS,
 } from "../lib/search/filter_lists.ts";
 import { Rng } from "../lib/demo/prng.ts";
 
@@ -58,7 +58,8 @@ function plain(set: Leveled): [number, number][] {
 
 Deno.test("[word sets] leveled unions: merged, marked and dense agree with the model", () => {
   const rng = new Rng(11);
-  for (const [parts, universe, longest] of [[2, 100, 50], [12, 5000, 3000], [40, 200_000, 20_000]]) {
+  const cases = [[2, 100, 50], [12, 5000, 3000], [40, 200_000, 20_000], [30, 5_000_000, 2000]];
+  for (const [parts, universe, longest] of cases) {
     for (let round = 0; round < 5; round++) {
       const input = randomParts(rng, parts!, universe!, longest!);
       const want = [...modelUnion(input)];
@@ -99,10 +100,14 @@ Deno.test("[word sets] candidates looked up in the parts, the sparse union or th
       { list: randomList(rng, 300, universe), level: rng.int(15) },
     ]);
     const want = plain(intersectLeveled(candidates, unionLeveled(parts)));
-    assertEquals(plain(intersectParts(candidates, parts)), want, "probing the parts");
     const word = buildWordSet(parts, universe);
     assertEquals(plain(intersectWordSet(candidates, word)), want, `the ${word.kind} union`);
-    assertEquals(plain(intersectWord(candidates, parts, () => word)), want, "the cheaper way");
+    assertEquals(plain(probeWord(candidates, parts, universe)), want, "probing merged parts");
+    assertEquals(
+      plain(intersectWord(candidates, parts, universe, () => word)),
+      want,
+      "the cheaper",
+    );
   }
 });
 
@@ -140,7 +145,10 @@ Deno.test("[filter lists] bitmaps and galloping give the same intersections", ()
     assertEquals([...intersectFilters([withBits, filterList(short, universe)])], want);
     assertEquals([...intersectFilters([plainLong, filterList(short, universe)])], want);
     const leveled = { ids: short, levels: Uint8Array.from(short, (id) => id % 15) };
-    assertEquals(plain(filterLeveledBy(leveled, withBits)), plain(filterLeveledBy(leveled, plainLong)));
+    assertEquals(
+      plain(filterLeveledBy(leveled, withBits)),
+      plain(filterLeveledBy(leveled, plainLong)),
+    );
     assertEquals(plain(filterLeveledBy(leveled, withBits)).map(([id]) => id), want);
   }
   assertThrows(() => intersectFilters([]), RangeError);

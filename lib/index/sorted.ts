@@ -290,8 +290,56 @@ export const EMPTY_LEVELED: Leveled = { ids: EMPTY, levels: new Uint8Array(0) };
 /** One byte per id, all zero between calls: the level each id was first seen at, plus 1. */
 let seenAt = new Uint8Array(0);
 
-/** Parts this long in all, or more, are united through {@linkcode seenAt} instead of merging. */
+/** Parts this long in all, or more, are united through {@linkcode seenAt} instead of merging... */
 const MARK_MIN_LENGTH = 4096;
+/** ...when they hold at least this share of the universe (the bitmap is read back whole). */
+const MARK_DENSITY = 64;
+
+/** The union of two leveled lists; an id in both keeps the lower level. */
+function mergeLeveled(a: Leveled, b: Leveled): Leveled {
+  const ids = new Uint32Array(a.ids.length + b.ids.length);
+  const levels = new Uint8Array(ids.length);
+  let i = 0, j = 0, n = 0;
+  const ai = a.ids, al = a.levels, bi = b.ids, bl = b.levels;
+  while (i < ai.length && j < bi.length) {
+    const x = ai[i]!, y = bi[j]!;
+    if (x < y) {
+      ids[n] = x;
+      levels[n++] = al[i++]!;
+    } else if (y < x) {
+      ids[n] = y;
+      levels[n++] = bl[j++]!;
+    } else {
+      const u = al[i++]!, v = bl[j++]!;
+      ids[n] = x;
+      levels[n++] = u < v ? u : v;
+    }
+  }
+  for (; i < ai.length; i++, n++) {
+    ids[n] = ai[i]!;
+    levels[n] = al[i]!;
+  }
+  for (; j < bi.length; j++, n++) {
+    ids[n] = bi[j]!;
+    levels[n] = bl[j]!;
+  }
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
+}
+
+/** The union of leveled parts merged pairwise as a balanced tree: `N·log(parts)` steps. */
+function mergeLeveledTree(parts: readonly LeveledPart[]): Leveled {
+  let round: Leveled[] = parts.map((p) => ({
+    ids: p.list,
+    levels: new Uint8Array(p.list.length).fill(p.level),
+  }));
+  while (round.length > 1) {
+    const next: Leveled[] = [];
+    for (let k = 0; k + 1 < round.length; k += 2) next.push(mergeLeveled(round[k]!, round[k + 1]!));
+    if (round.length % 2 === 1) next.push(round[round.length - 1]!);
+    round = next;
+  }
+  return round[0]!;
+}
 
 /**
  * {@linkcode unionLeveled} for ids known to be below `universe`, in time
@@ -312,6 +360,8 @@ export function unionLeveledBelow(parts: readonly LeveledPart[], universe: numbe
   let total = 0;
   for (const p of nonEmpty) total += p.list.length;
   if (nonEmpty.length <= 2 || total < MARK_MIN_LENGTH) return unionLeveled(nonEmpty);
+  // Sparse ids: reading the bitmap back would cost more than merging.
+  if (total * MARK_DENSITY < universe) return mergeLeveledTree(nonEmpty);
   if (seenAt.length < universe) seenAt = new Uint8Array(universe);
   const seen = seenAt;
   const found = new Uint32Array(total);
@@ -338,48 +388,6 @@ export function unionLeveledBelow(parts: readonly LeveledPart[], universe: numbe
     seen[id] = 0;
   }
   return { ids: n * 2 < total ? ids.slice() : ids, levels };
-}
-
-/**
- * Intersects a leveled candidate list with the union of `parts` without
- * building that union: each candidate is looked up in the parts, best level
- * first, by galloping cursors, so the cost follows the candidates, not the
- * parts. A kept id's level is the worse of its candidate level and the best
- * level of the parts holding it (as {@linkcode intersectLeveled} of the
- * candidates with {@linkcode unionLeveled} of the parts).
- *
- * @example
- * ```ts
- * intersectParts(
- *   { ids: Uint32Array.of(2, 5, 9), levels: Uint8Array.of(1, 1, 1) },
- *   [{ list: Uint32Array.of(5, 9), level: 4 }, { list: Uint32Array.of(9), level: 0 }],
- * ); // { ids: [5, 9], levels: [4, 1] }
- * ```
- */
-export function intersectParts(candidates: Leveled, parts: readonly LeveledPart[]): Leveled {
-  const sorted = parts.filter((p) => p.list.length > 0).sort((a, b) => a.level - b.level);
-  const lists = sorted.map((p) => p.list);
-  const partLevels = sorted.map((p) => p.level);
-  const at = new Uint32Array(lists.length);
-  const { ids: candIds, levels: candLevels } = candidates;
-  const ids = new Uint32Array(candIds.length);
-  const levels = new Uint8Array(candIds.length);
-  let n = 0;
-  for (let i = 0; i < candIds.length; i++) {
-    const v = candIds[i]!;
-    for (let p = 0; p < lists.length; p++) {
-      const list = lists[p]!;
-      let j = at[p]!;
-      if (j >= list.length) continue;
-      if (list[j]! < v) at[p] = j = seek(list, v, j);
-      if (j < list.length && list[j] === v) {
-        ids[n] = v;
-        levels[n++] = Math.max(candLevels[i]!, partLevels[p]!);
-        break;
-      }
-    }
-  }
-  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
 }
 
 /**

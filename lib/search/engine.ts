@@ -346,7 +346,7 @@ function matchWords(
     const word = words[i]!;
     set = word.set
       ? intersectWordSet(set, word.set)
-      : intersectWord(set, word.parts, () => wordUnion(word, ctx));
+      : intersectWord(set, word.parts, ctx.index.size + 1, () => wordUnion(word, ctx));
   }
   return set;
 }

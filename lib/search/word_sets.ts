@@ -13,9 +13,10 @@
  */
 import {
   intersectLeveled,
-  intersectParts,
   type Leveled,
   type LeveledPart,
+  seek,
+  unionAll,
   unionLeveledBelow,
 } from "../index/sorted.ts";
 import { ByteLru } from "./lru.ts";
@@ -111,32 +112,139 @@ export function intersectWordSet(candidates: Leveled, word: WordSet): Leveled {
   return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
 }
 
+/** A part as probed: a list walked by a galloping cursor, or a bitmap read per candidate. */
+interface ProbePart {
+  list: Uint32Array;
+  bits: Uint32Array | null;
+  level: number;
+}
+
+/** Bitmaps of long posting lists, made when first probed, kept while the list is. */
+const bitmaps = new WeakMap<Uint32Array, Uint32Array>();
+
+/** A list this many times longer than the candidates, or more, is probed through a bitmap. */
+const BITMAP_RATIO = 8;
+/** ...and only when it holds this share of the universe (the bitmap costs `universe / 8` bytes). */
+const BITMAP_DENSITY = 64;
+
+function bitmapOf(list: Uint32Array, universe: number): Uint32Array {
+  let bits = bitmaps.get(list);
+  if (!bits) {
+    bits = new Uint32Array((universe >>> 5) + 1);
+    for (let i = 0; i < list.length; i++) {
+      const id = list[i]!;
+      bits[id >>> 5]! |= 1 << (id & 31);
+    }
+    bitmaps.set(list, bits);
+  }
+  return bits;
+}
+
 /**
- * Whether looking `candidates` up in the parts (galloping cursors) costs
- * less than building the parts' union. Each candidate visits every part
- * until one holds it (a step a part), and a part's cursor moves about
- * `c·log(len/c)` steps in all (never more than its length), at some two
- * steps' cost each; the union costs some three steps an id.
+ * The parts as probed: per level, the parts shorter than the candidates
+ * are merged into one list (one cursor instead of many), and a part much
+ * longer than the candidates and dense enough is read through its bitmap.
+ */
+function probeParts(
+  parts: readonly LeveledPart[],
+  candidates: number,
+  universe: number,
+): ProbePart[] {
+  const byLevel = new Map<number, LeveledPart[]>();
+  for (const p of parts) {
+    if (p.list.length === 0) continue;
+    const same = byLevel.get(p.level);
+    if (same) same.push(p);
+    else byLevel.set(p.level, [p]);
+  }
+  const out: ProbePart[] = [];
+  for (const level of [...byLevel.keys()].sort((a, b) => a - b)) {
+    const small: Uint32Array[] = [];
+    for (const { list } of byLevel.get(level)!) {
+      if (list.length < candidates) small.push(list);
+      else if (
+        list.length >= candidates * BITMAP_RATIO && list.length * BITMAP_DENSITY >= universe
+      ) {
+        out.push({ list, bits: bitmapOf(list, universe), level });
+      } else out.push({ list, bits: null, level });
+    }
+    if (small.length > 0) out.push({ list: unionAll(small, universe), bits: null, level });
+  }
+  return out.sort((a, b) => a.level - b.level);
+}
+
+/**
+ * Candidates also in the union of the parts, each at the worse of its
+ * level and the best level of the parts holding it, found by looking each
+ * candidate up (see {@linkcode probeParts}): the cost follows the
+ * candidates, not the parts.
+ */
+export function probeWord(
+  candidates: Leveled,
+  parts: readonly LeveledPart[],
+  universe: number,
+): Leveled {
+  const probes = probeParts(parts, candidates.ids.length, universe);
+  const at = new Uint32Array(probes.length);
+  const { ids: inIds, levels: inLevels } = candidates;
+  const ids = new Uint32Array(inIds.length);
+  const levels = new Uint8Array(inIds.length);
+  let n = 0;
+  for (let i = 0; i < inIds.length; i++) {
+    const v = inIds[i]!;
+    for (let p = 0; p < probes.length; p++) {
+      const probe = probes[p]!;
+      let found: boolean;
+      if (probe.bits) found = (probe.bits[v >>> 5]! & (1 << (v & 31))) !== 0;
+      else {
+        const list = probe.list;
+        let j = at[p]!;
+        if (j >= list.length) continue;
+        if (list[j]! < v) at[p] = j = seek(list, v, j);
+        found = j < list.length && list[j] === v;
+      }
+      if (found) {
+        ids[n] = v;
+        const own = inLevels[i]!;
+        levels[n++] = own > probe.level ? own : probe.level;
+        break;
+      }
+    }
+  }
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
+}
+
+/**
+ * Whether looking `candidates` up in the parts costs less than building
+ * the parts' union (some three steps an id). Looking up costs the merging
+ * of the parts shorter than the candidates, a step per candidate and
+ * remaining part, and each remaining part's cursor moves about
+ * `c·log(len/c)` steps (a bitmap's, none).
  */
 export function probeIsCheaper(candidates: number, parts: readonly LeveledPart[]): boolean {
   const c = Math.max(1, candidates);
   let probe = 0, union = 0;
-  for (const { list } of parts) {
+  const levels = new Set<number>();
+  for (const { list, level } of parts) {
     const len = list.length;
     union += 3 * len;
-    probe += c + 2 * Math.min(len, c * (1 + Math.log2(1 + len / c)));
+    if (len < c) {
+      probe += 3 * len;
+      levels.add(level);
+    } else probe += c + 2 * Math.min(len, c * (1 + Math.log2(1 + len / c)));
   }
-  return probe < union;
+  return probe + c * levels.size < union;
 }
 
 /** Looks candidates up in a word's parts, or in its union. */
 export function intersectWord(
   candidates: Leveled,
   parts: readonly LeveledPart[],
+  universe: number,
   union: () => WordSet,
 ): Leveled {
   return probeIsCheaper(candidates.ids.length, parts)
-    ? intersectParts(candidates, parts)
+    ? probeWord(candidates, parts, universe)
     : intersectWordSet(candidates, union());
 }
 

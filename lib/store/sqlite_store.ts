@@ -110,9 +110,9 @@ export function openSqliteStore(
     postingCacheBytes?: number;
     resultCacheBytes?: number;
     recordCacheBytes?: number;
-    /** Bytes of common words' unions kept between searches. Default 64 MB. */
+    /** Bytes of common words' unions kept between searches. Default 96 MB. */
     wordSetCacheBytes?: number;
-    /** Bytes of long filter unions (a specialty's codes, states) kept between searches. Default 64 MB. */
+    /** Bytes of long filter unions (a specialty's codes, states) kept between searches. Default 48 MB. */
     filterCacheBytes?: number;
     /**
      * Load the search index on the first search instead of now: for a thread
@@ -134,7 +134,7 @@ export function openSqliteStore(
   let meta: Map<string, string>;
   try {
     db = new DatabaseSync(path, { readOnly: true });
-    db.exec("PRAGMA query_only = ON; PRAGMA cache_size = -65536; PRAGMA mmap_size = 1073741824;");
+    db.exec("PRAGMA query_only = ON; PRAGMA cache_size = -32768; PRAGMA mmap_size = 1073741824;");
     meta = readMeta(db);
   } catch (error) {
     throw new StoreOpenError(
@@ -162,7 +162,7 @@ export function openSqliteStore(
   const describe = (code: string) => names.get(code) ?? null;
   const records = recordReader(db, describe);
   const idByNpi: StatementSync = db.prepare("SELECT id FROM provider_npi WHERE npi = ?");
-  const jsonCache = new JsonCache(options.recordCacheBytes ?? 64 * 1024 * 1024);
+  const jsonCache = new JsonCache(options.recordCacheBytes ?? 16 * 1024 * 1024);
   const jsonOf = (id: number): string | null => {
     let text = jsonCache.get(id);
     if (text === undefined) {
@@ -202,9 +202,9 @@ export function openSqliteStore(
     }
     const typos = new TypoFinder(db);
     const specialties = specialtyVocabulary(index.codes, describe);
-    const cache = new ResultCache(options.resultCacheBytes ?? 64 * 1024 * 1024);
-    const wordSets = new WordSetCache(options.wordSetCacheBytes ?? 64 * 1024 * 1024);
-    const filterLists = new FilterCache(options.filterCacheBytes ?? 64 * 1024 * 1024);
+    const cache = new ResultCache(options.resultCacheBytes ?? 32 * 1024 * 1024);
+    const wordSets = new WordSetCache(options.wordSetCacheBytes ?? 96 * 1024 * 1024);
+    const filterLists = new FilterCache(options.filterCacheBytes ?? 48 * 1024 * 1024);
     return engine = { db, index, typos, specialties, cache, wordSets, filterLists };
   };
   if (!options.lazyIndex) {
