@@ -140,8 +140,8 @@ export function unionAll(lists: readonly Uint32Array[], universe?: number): Uint
   if (nonEmpty.length === 1) return nonEmpty[0]!;
   let total = 0;
   for (const l of nonEmpty) total += l.length;
-  if (nonEmpty.length > 8) {
-    // Many lists: concatenate and sort, then drop duplicates.
+  if (nonEmpty.length > 8 && !(universe !== undefined && total * 64 < universe)) {
+    // Many lists, dense or of unknown range: concatenate and sort, then drop duplicates.
     const all = new Uint32Array(total);
     let at = 0;
     for (const l of nonEmpty) {
@@ -150,9 +150,15 @@ export function unionAll(lists: readonly Uint32Array[], universe?: number): Uint
     }
     return universe === undefined ? sortUnique(all) : sortUniqueBelow(all, universe);
   }
-  let acc = nonEmpty[0]!;
-  for (let i = 1; i < nonEmpty.length; i++) acc = union2(acc, nonEmpty[i]!);
-  return acc;
+  // Merged pairwise as a balanced tree: `total·log(lists)` steps.
+  let round = nonEmpty;
+  while (round.length > 1) {
+    const next: Uint32Array[] = [];
+    for (let k = 0; k + 1 < round.length; k += 2) next.push(union2(round[k]!, round[k + 1]!));
+    if (round.length % 2 === 1) next.push(round[round.length - 1]!);
+    round = next;
+  }
+  return round[0]!;
 }
 
 function union2(a: Uint32Array, b: Uint32Array): Uint32Array {

@@ -28,8 +28,10 @@ import {
 } from "./filter_lists.ts";
 import {
   buildWordSet,
+  DENSE_FRACTION,
   intersectWord,
   intersectWordSet,
+  RECURRING_WORD_MIN_IDS,
   WORD_SET_MIN_IDS,
   type WordSet,
   WordSetCache,
@@ -301,14 +303,13 @@ function planWord(w: WordTerms, words: number, ctx: EngineContext): PlannedWord 
   return { key, parts, set: undefined, size };
 }
 
-/** The union of a word's parts, kept in the word-set cache when large. */
-function wordUnion(word: PlannedWord, ctx: EngineContext): WordSet {
+/** The union of a word's parts, kept in the word-set cache when large or recurring. */
+function wordUnion(word: PlannedWord, ctx: EngineContext, recurring = false): WordSet {
   if (word.set) return word.set;
   const set = buildWordSet(word.parts, ctx.index.size + 1);
   word.set = set;
-  if ((set.kind === "dense" || set.size >= WORD_SET_MIN_IDS) && ctx.wordSets) {
-    ctx.wordSets.set(word.key, set);
-  }
+  const min = recurring ? RECURRING_WORD_MIN_IDS : WORD_SET_MIN_IDS;
+  if ((set.kind === "dense" || set.size >= min) && ctx.wordSets) ctx.wordSets.set(word.key, set);
   return set;
 }
 
@@ -329,9 +330,13 @@ function matchWords(
 ): Leveled {
   const words = plan.map((w) => planWord(w, plan.length, ctx)).sort((a, b) => a.size - b.size);
   if (words[0]!.size === 0) return EMPTY_LEVELED;
+  const universe = ctx.index.size + 1;
   // A new set: results are edited in place later, and the union may be cached.
+  const driver = words[0]!;
   let set = keepFlagged(
-    wordSetIds(wordUnion(words[0]!, ctx)),
+    wordSetIds(
+      wordUnion(driver, ctx, !driver.set && (ctx.wordSets?.recurring(driver.key) ?? false)),
+    ),
     ctx.index.flags,
     test.mask,
     test.value,
@@ -344,9 +349,10 @@ function matchWords(
   for (let i = 1; i < words.length && set.ids.length > 0; i++) {
     checkWatch(ctx);
     const word = words[i]!;
-    set = word.set
-      ? intersectWordSet(set, word.set)
-      : intersectWord(set, word.parts, ctx.index.size + 1, () => wordUnion(word, ctx));
+    if (word.set) set = intersectWordSet(set, word.set);
+    else if (word.size * DENSE_FRACTION < universe && ctx.wordSets?.recurring(word.key)) {
+      set = intersectWordSet(set, wordUnion(word, ctx, true));
+    } else set = intersectWord(set, word.parts, universe, () => wordUnion(word, ctx));
   }
   return set;
 }

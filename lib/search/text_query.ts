@@ -20,6 +20,9 @@ export const MAX_QUERY_WORDS = 12;
 /** Most typo variants kept per word (the most frequent). */
 export const MAX_TYPO_VARIANTS = 12;
 
+/** Words whose variants a {@linkcode TypoFinder} remembers (then it starts over). */
+const MAX_REMEMBERED_WORDS = 50_000;
+
 /** The terms one query word stands for. */
 export interface WordTerms {
   word: string;
@@ -74,6 +77,8 @@ export function osaDistance(a: string, b: string): number {
 /** Looks up typo variants of words in a database's vocabulary. */
 export class TypoFinder {
   readonly #lookup: VocabularyLookup;
+  /** Variants found so far, by word: common words recur in searches that differ otherwise. */
+  readonly #found = new Map<string, string[]>();
 
   constructor(db: DatabaseSync) {
     this.#lookup = new VocabularyLookup(db);
@@ -81,6 +86,15 @@ export class TypoFinder {
 
   /** Terms within `word`'s typo budget, the word itself excluded, most frequent first. */
   variants(word: string): string[] {
+    const known = this.#found.get(word);
+    if (known) return known;
+    const found = this.#variants(word);
+    if (this.#found.size >= MAX_REMEMBERED_WORDS) this.#found.clear();
+    this.#found.set(word, found);
+    return found;
+  }
+
+  #variants(word: string): string[] {
     const budget = typoBudget(word);
     if (budget === 0 || word.length < MIN_TYPO_TERM) return [];
     const keys = [word, ...deletions(word, word.length >= MIN_TWO_EDIT_TERM ? budget : 1)];

@@ -3,9 +3,9 @@
  * parts (a posting list per field, term and code, each at a level), their
  * union built once, and a byte-bounded cache of the unions of common words.
  *
- * A union is kept in one of two forms, whichever is smaller: sparse (sorted
- * ids and their levels, 5 bytes an id) or dense (a byte per provider id:
- * the level plus 1, or 0). A word matching more than an eighth of all
+ * A union is kept in one of two forms: sparse (sorted ids and their
+ * levels, 5 bytes an id) or dense (four bits per provider id: the level
+ * plus 1, or 0). A word whose parts hold more than an eighth of all
  * providers (`health`, `care`, the prefix `ca`) is dense: building it costs
  * no sort, and looking a candidate up in it is one read.
  *
@@ -21,16 +21,27 @@ import {
 } from "../index/sorted.ts";
 import { ByteLru } from "./lru.ts";
 
-/** A word's union: sparse, or dense over ids `0..universe-1`. */
+/**
+ * A word's union: sparse, or dense over ids `0..universe-1` — four bits an
+ * id (the level plus 1, or 0), two ids a byte: id `i` in the low half of
+ * byte `i >> 1` when even, the high half when odd.
+ */
 export type WordSet =
   | { kind: "sparse"; set: Leveled; size: number; bytes: number }
-  | { kind: "dense"; levels: Uint8Array; size: number; bytes: number };
+  | { kind: "dense"; nibbles: Uint8Array; size: number; bytes: number };
+
+/** The level plus 1 of id `id` in a dense set (0: not in it). */
+function nibbleAt(nibbles: Uint8Array, id: number): number {
+  return (nibbles[id >>> 1]! >>> ((id & 1) << 2)) & 15;
+}
 
 /** A union is built dense when its parts hold at least `universe / DENSE_FRACTION` ids. */
-const DENSE_FRACTION = 8;
+export const DENSE_FRACTION = 8;
 
 /** A sparse union is cached from this many ids; a dense one always. */
 export const WORD_SET_MIN_IDS = 50_000;
+/** A recurring word's sparse union is cached from this many ids. */
+export const RECURRING_WORD_MIN_IDS = 1_000;
 
 /**
  * Builds the union of a word's parts in the form that suits its size.
@@ -53,20 +64,23 @@ export function buildWordSet(parts: readonly LeveledPart[], universe: number): W
       bytes: set.ids.byteLength + set.levels.byteLength,
     };
   }
-  const levels = new Uint8Array(universe);
+  const nibbles = new Uint8Array((universe + 1) >>> 1);
   let size = 0;
   for (const { list, level } of [...parts].sort((a, b) => a.level - b.level)) {
+    if (level > 14) throw new RangeError(`Level ${level} does not fit a dense word set`);
     const mark = level + 1;
     for (let i = 0; i < list.length; i++) {
       const id = list[i]!;
       if (id >= universe) throw new RangeError(`Id ${id} is not below ${universe}`);
-      if (levels[id] === 0) {
-        levels[id] = mark;
+      const at = id >>> 1, shift = (id & 1) << 2;
+      const byte = nibbles[at]!;
+      if (((byte >>> shift) & 15) === 0) {
+        nibbles[at] = byte | (mark << shift);
         size++;
       }
     }
   }
-  return { kind: "dense", levels, size, bytes: levels.byteLength };
+  return { kind: "dense", nibbles, size, bytes: nibbles.byteLength };
 }
 
 /**
@@ -77,13 +91,18 @@ export function wordSetIds(word: WordSet): Leveled {
   if (word.kind === "sparse") return word.set;
   const ids = new Uint32Array(word.size);
   const levels = new Uint8Array(word.size);
-  const map = word.levels;
+  const nibbles = word.nibbles;
   let n = 0;
-  for (let id = 0; id < map.length; id++) {
-    const m = map[id]!;
-    if (m !== 0) {
-      ids[n] = id;
-      levels[n++] = m - 1;
+  for (let at = 0; at < nibbles.length; at++) {
+    const byte = nibbles[at]!;
+    if (byte === 0) continue;
+    if ((byte & 15) !== 0) {
+      ids[n] = at << 1;
+      levels[n++] = (byte & 15) - 1;
+    }
+    if (byte >>> 4 !== 0) {
+      ids[n] = (at << 1) | 1;
+      levels[n++] = (byte >>> 4) - 1;
     }
   }
   return { ids, levels };
@@ -95,14 +114,14 @@ export function wordSetIds(word: WordSet): Leveled {
  */
 export function intersectWordSet(candidates: Leveled, word: WordSet): Leveled {
   if (word.kind === "sparse") return intersectLeveled(candidates, word.set);
-  const map = word.levels;
+  const nibbles = word.nibbles;
   const { ids: inIds, levels: inLevels } = candidates;
   const ids = new Uint32Array(inIds.length);
   const levels = new Uint8Array(inIds.length);
   let n = 0;
   for (let i = 0; i < inIds.length; i++) {
     const id = inIds[i]!;
-    const m = map[id]!;
+    const m = nibbleAt(nibbles, id);
     if (m !== 0) {
       ids[n] = id;
       const level = m - 1, own = inLevels[i]!;
@@ -254,4 +273,21 @@ export function intersectWord(
  * otherwise all different, and their union is what costs: kept, a later
  * search intersects it instead of building it again.
  */
-export class WordSetCache extends ByteLru<WordSet> {}
+export class WordSetCache extends ByteLru<WordSet> {
+  readonly #seen = new Map<string, number>();
+
+  /**
+   * Counts a sighting of a word and tells whether it was seen before (since
+   * the count last started over): a recurring word's union is worth
+   * building and keeping even when probing would be cheaper this once.
+   */
+  recurring(key: string): boolean {
+    const n = this.#seen.get(key) ?? 0;
+    if (this.#seen.size >= MAX_COUNTED_WORDS) this.#seen.clear();
+    this.#seen.set(key, n + 1);
+    return n > 0;
+  }
+}
+
+/** Words a {@linkcode WordSetCache} counts sightings of (then it starts over). */
+const MAX_COUNTED_WORDS = 100_000;

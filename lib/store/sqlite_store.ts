@@ -110,7 +110,7 @@ export function openSqliteStore(
     postingCacheBytes?: number;
     resultCacheBytes?: number;
     recordCacheBytes?: number;
-    /** Bytes of common words' unions kept between searches. Default 96 MB. */
+    /** Bytes of common words' unions kept between searches. Default 128 MB. */
     wordSetCacheBytes?: number;
     /** Bytes of long filter unions (a specialty's codes, states) kept between searches. Default 48 MB. */
     filterCacheBytes?: number;
@@ -191,7 +191,7 @@ export function openSqliteStore(
     if (engine) return engine;
     let index: SearchIndex;
     try {
-      index = SearchIndex.open(db, { cacheBytes: options.postingCacheBytes });
+      index = SearchIndex.open(db, { cacheBytes: options.postingCacheBytes ?? 160 * 1024 * 1024 });
     } catch (error) {
       throw new StoreOpenError(
         `Cannot serve '${path}': its search index is unreadable (${
@@ -203,7 +203,7 @@ export function openSqliteStore(
     const typos = new TypoFinder(db);
     const specialties = specialtyVocabulary(index.codes, describe);
     const cache = new ResultCache(options.resultCacheBytes ?? 32 * 1024 * 1024);
-    const wordSets = new WordSetCache(options.wordSetCacheBytes ?? 96 * 1024 * 1024);
+    const wordSets = new WordSetCache(options.wordSetCacheBytes ?? 128 * 1024 * 1024);
     const filterLists = new FilterCache(options.filterCacheBytes ?? 48 * 1024 * 1024);
     return engine = { db, index, typos, specialties, cache, wordSets, filterLists };
   };
