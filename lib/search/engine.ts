@@ -333,14 +333,8 @@ function matchWords(
   const universe = ctx.index.size + 1;
   // A new set: results are edited in place later, and the union may be cached.
   const driver = words[0]!;
-  let set = keepFlagged(
-    wordSetIds(
-      wordUnion(driver, ctx, !driver.set && (ctx.wordSets?.recurring(driver.key) ?? false)),
-    ),
-    ctx.index.flags,
-    test.mask,
-    test.value,
-  );
+  const recurring = !driver.set && (ctx.wordSets?.recurring(driver.key) ?? false);
+  let set = wordSetIds(wordUnion(driver, ctx, recurring), ctx.index.flags, test.mask, test.value);
   if (boxes) set = keepInBoxes(set, boxes, ctx.index);
   for (const f of filters.sort((a, b) => a.ids.length - b.ids.length)) {
     if (set.ids.length === 0) break;
@@ -507,10 +501,23 @@ function sortResults(query: SearchQuery, set: Leveled, distances: Float64Array |
   if (byLevel && !byDistance) {
     // Counting sort by level keeps id order within each level.
     const counts = new Uint32Array(LEVEL_SCORES.length + 1);
-    for (let i = 0; i < n; i++) counts[set.levels[i]! + 1]!++;
+    const inIds = set.ids, inLevels = set.levels;
+    for (let i = 0; i < n; i++) counts[inLevels[i]! + 1]!++;
     for (let l = 1; l < counts.length; l++) counts[l]! += counts[l - 1]!;
-    order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[counts[set.levels[i]!]!++] = i;
+    const ids = new Uint32Array(n), levels = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const level = inLevels[i]!;
+      const at = counts[level]!++;
+      ids[at] = inIds[i]!;
+      levels[at] = level;
+    }
+    return {
+      ids,
+      levels,
+      distances: null,
+      facets: undefined,
+      bytes: ids.byteLength + levels.byteLength + 64,
+    };
   } else if (byDistance) {
     const idx = Array.from({ length: n }, (_, i) => i);
     idx.sort((a, b) =>

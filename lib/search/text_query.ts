@@ -2,7 +2,8 @@
  * Free text to terms: each word of `q` stands for itself, for a prefix when
  * it is the last word (search as you type), and for the indexed terms within
  * its typo budget (1 edit from 5 letters, 2 from 9), found through the
- * vocabulary's delete-neighbourhood keys. Words are folded to `[a-z0-9]`
+ * vocabulary's delete-neighbourhood keys — unless the word as typed is held
+ * by {@linkcode TYPED_WORD_MIN_DOCS} providers or more. Words are folded to `[a-z0-9]`
  * before they reach any lookup, and only as bound parameters.
  *
  * @module
@@ -19,6 +20,12 @@ import {
 export const MAX_QUERY_WORDS = 12;
 /** Most typo variants kept per word (the most frequent). */
 export const MAX_TYPO_VARIANTS = 12;
+
+/**
+ * A word held by this many providers (in names, other names or cities) is
+ * searched as typed, without typo variants.
+ */
+export const TYPED_WORD_MIN_DOCS = 50;
 
 /** Words whose variants a {@linkcode TypoFinder} remembers (then it starts over). */
 const MAX_REMEMBERED_WORDS = 50_000;
@@ -99,6 +106,9 @@ export class TypoFinder {
     if (budget === 0 || word.length < MIN_TYPO_TERM) return [];
     const keys = [word, ...deletions(word, word.length >= MIN_TWO_EDIT_TERM ? budget : 1)];
     const rows = this.#lookup.find(keys);
+    // A word many providers hold as typed is taken as typed (Typesense's `typo_tokens_threshold`,
+    // per word): its neighbours (`carey` → `care`, `heath` → `health`) are other words.
+    if (rows.some((r) => r.term === word && r.docs >= TYPED_WORD_MIN_DOCS)) return [];
     return rows
       .filter((r) => r.term !== word && osaDistance(word, r.term) <= budget)
       .sort((a, b) => b.docs - a.docs || (a.term < b.term ? -1 : 1))

@@ -13,6 +13,7 @@
  */
 import {
   intersectLeveled,
+  keepFlagged,
   type Leveled,
   type LeveledPart,
   seek,
@@ -84,11 +85,12 @@ export function buildWordSet(parts: readonly LeveledPart[], universe: number): W
 }
 
 /**
- * The ids of a word set in order, with their levels (a dense set is read
+ * The ids of a word set in order, with their levels, whose byte in `flags`
+ * passes `(flags[id] & mask) === value`, as new arrays (a dense set is read
  * end to end).
  */
-export function wordSetIds(word: WordSet): Leveled {
-  if (word.kind === "sparse") return word.set;
+export function wordSetIds(word: WordSet, flags: Uint8Array, mask: number, value: number): Leveled {
+  if (word.kind === "sparse") return keepFlagged(word.set, flags, mask, value);
   const ids = new Uint32Array(word.size);
   const levels = new Uint8Array(word.size);
   const nibbles = word.nibbles;
@@ -96,16 +98,17 @@ export function wordSetIds(word: WordSet): Leveled {
   for (let at = 0; at < nibbles.length; at++) {
     const byte = nibbles[at]!;
     if (byte === 0) continue;
-    if ((byte & 15) !== 0) {
-      ids[n] = at << 1;
+    const even = at << 1;
+    if ((byte & 15) !== 0 && (flags[even]! & mask) === value) {
+      ids[n] = even;
       levels[n++] = (byte & 15) - 1;
     }
-    if (byte >>> 4 !== 0) {
-      ids[n] = (at << 1) | 1;
+    if (byte >>> 4 !== 0 && (flags[even + 1]! & mask) === value) {
+      ids[n] = even + 1;
       levels[n++] = (byte >>> 4) - 1;
     }
   }
-  return { ids, levels };
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
 }
 
 /**
