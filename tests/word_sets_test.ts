@@ -133,9 +133,9 @@ Deno.test("[word sets] probing is chosen for few candidates, the union for many"
     list: Uint32Array.from({ length: 10_000 }, (_, i) => i * 20 + k),
     level: k % 15,
   }));
-  assertEquals(probeIsCheaper(100, [long]), true);
-  assertEquals(probeIsCheaper(100, many), true);
-  assertEquals(probeIsCheaper(90_000, many), false);
+  assertEquals(probeIsCheaper(100, [long], 300_000), true);
+  assertEquals(probeIsCheaper(100, many, 200_000), true);
+  assertEquals(probeIsCheaper(90_000, many, 200_000), false);
 });
 
 Deno.test("[word sets] keepFlagged copies, never edits its input", () => {

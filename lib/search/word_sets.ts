@@ -145,9 +145,14 @@ interface ProbePart {
 const bitmaps = new WeakMap<Uint32Array, Uint32Array>();
 
 /** A list this many times longer than the candidates, or more, is probed through a bitmap. */
-const BITMAP_RATIO = 8;
+const BITMAP_RATIO = 4;
 /** ...and only when it holds this share of the universe (the bitmap costs `universe / 8` bytes). */
 const BITMAP_DENSITY = 64;
+
+/** Whether a part of `len` ids is probed for `candidates` through a bitmap. */
+function bitmapWorthy(len: number, candidates: number, universe: number): boolean {
+  return len >= candidates * BITMAP_RATIO && len * BITMAP_DENSITY >= universe;
+}
 
 function bitmapOf(list: Uint32Array, universe: number): Uint32Array {
   let bits = bitmaps.get(list);
@@ -241,9 +246,14 @@ export function probeWord(
  * the parts' union (some three steps an id). Looking up costs the merging
  * of the parts shorter than the candidates, a step per candidate and
  * remaining part, and each remaining part's cursor moves about
- * `c·log(len/c)` steps (a bitmap's, none).
+ * `c·log(len/c)` steps — none for a part read through its bitmap, whose
+ * making costs a step an id, once (see {@linkcode probeParts}).
  */
-export function probeIsCheaper(candidates: number, parts: readonly LeveledPart[]): boolean {
+export function probeIsCheaper(
+  candidates: number,
+  parts: readonly LeveledPart[],
+  universe: number,
+): boolean {
   const c = Math.max(1, candidates);
   let probe = 0, union = 0;
   const levels = new Set<number>();
@@ -253,6 +263,8 @@ export function probeIsCheaper(candidates: number, parts: readonly LeveledPart[]
     if (len < c) {
       probe += 3 * len;
       levels.add(level);
+    } else if (bitmapWorthy(len, c, universe)) {
+      probe += c + (bitmaps.has(list) ? 0 : len);
     } else probe += c + 2 * Math.min(len, c * (1 + Math.log2(1 + len / c)));
   }
   return probe + c * levels.size < union;
@@ -265,7 +277,7 @@ export function intersectWord(
   universe: number,
   union: () => WordSet,
 ): Leveled {
-  return probeIsCheaper(candidates.ids.length, parts)
+  return probeIsCheaper(candidates.ids.length, parts, universe)
     ? probeWord(candidates, parts, universe)
     : intersectWordSet(candidates, union());
 }
