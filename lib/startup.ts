@@ -11,6 +11,7 @@ import type { Logger } from "./log.ts";
 import { openSqliteStore, type SqliteStore } from "./store/sqlite_store.ts";
 import { StoreOpenError } from "./store/store.ts";
 import { SearchPool } from "./search/pool.ts";
+import { renderSearchBody } from "./search/response.ts";
 import { dirname } from "./import/paths.ts";
 
 function exists(path: string): boolean {
@@ -51,6 +52,7 @@ export async function openServing(path: string, config: Config, log: Logger): Pr
       workers: config.searchWorkers,
       queue: config.searchQueue,
       log,
+      render: (job, page) => renderSearchBody(store, job, page),
     });
     return { store, pool };
   } catch (error) {

@@ -9,6 +9,8 @@ import { assertProblem, testApp } from "./_utils.ts";
 import { Dataset } from "../lib/dataset.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
 import { SearchPool, type SearchPoolOptions } from "../lib/search/pool.ts";
+import { renderSearchBody, type SearchJob } from "../lib/search/response.ts";
+import type { SearchPage } from "../lib/search/engine.ts";
 import { searchFixtureDatabase } from "./_search_fixtures.ts";
 import { clock, DeadlineError } from "../lib/deadline.ts";
 import { loadConfig } from "../lib/config.ts";
@@ -20,9 +22,13 @@ const path = await searchFixtureDatabase(dir);
 async function poolApp(
   options: Partial<SearchPoolOptions> = {},
   config: { requestTimeoutMs?: number } = {},
+  renderHere = false,
 ) {
-  const pool = await SearchPool.start({ path, workers: 1, queue: 64, ...options });
   const store = openSqliteStore(path, { lazyIndex: true });
+  const render = renderHere
+    ? (job: SearchJob, page: SearchPage) => renderSearchBody(store, job, page)
+    : undefined;
+  const pool = await SearchPool.start({ path, workers: 1, queue: 64, render, ...options });
   const dataset = new Dataset();
   dataset.ready(store, pool);
   return { app: testApp({ deps: { dataset }, config }), pool, dataset };
@@ -30,51 +36,54 @@ async function poolApp(
 
 const withoutTook = (body: string) => body.replace(/,"took_ms":[0-9.e-]+\}$/, "}");
 
-Deno.test("[pool] answers are byte-identical to in-process answers, first and cached", async () => {
-  const store = openSqliteStore(path);
-  const local = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
-  const { app, dataset } = await poolApp();
-  try {
-    const queries = [
-      "",
-      "q=smith",
-      "q=smtih&limit=3",
-      "q=kathleen%20o",
-      "q=heart%20doctor&facets=state,taxonomy,sex,city,entity_type",
-      "near=10001&radius=50&sort=distance",
-      "state=NY,CA&facets=city",
-      "last_name=smi*&limit=2",
-      "include_deactivated=true&limit=100",
-      "q=smith&limit=1",
-    ];
-    for (const query of queries) {
-      const expected = await (await local.request(`/v1/providers/search?${query}`)).text();
-      for (const round of ["first", "cached"]) {
-        const response = await app.request(`/v1/providers/search?${query}`);
-        assertEquals(response.status, 200, query);
-        assertEquals(
-          withoutTook(await response.text()),
-          withoutTook(expected),
-          `${query} (${round})`,
-        );
+for (const renderHere of [false, true]) {
+  const where = renderHere ? "rendered on the serving thread" : "rendered by the worker";
+  Deno.test(`[pool] answers are byte-identical to in-process answers, ${where}`, async () => {
+    const store = openSqliteStore(path);
+    const local = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
+    const { app, dataset } = await poolApp({}, {}, renderHere);
+    try {
+      const queries = [
+        "",
+        "q=smith",
+        "q=smtih&limit=3",
+        "q=kathleen%20o",
+        "q=heart%20doctor&facets=state,taxonomy,sex,city,entity_type",
+        "near=10001&radius=50&sort=distance",
+        "state=NY,CA&facets=city",
+        "last_name=smi*&limit=2",
+        "include_deactivated=true&limit=100",
+        "q=smith&limit=1",
+      ];
+      for (const query of queries) {
+        const expected = await (await local.request(`/v1/providers/search?${query}`)).text();
+        for (const round of ["first", "cached"]) {
+          const response = await app.request(`/v1/providers/search?${query}`);
+          assertEquals(response.status, 200, query);
+          assertEquals(
+            withoutTook(await response.text()),
+            withoutTook(expected),
+            `${query} (${round})`,
+          );
+        }
+        // Paging with the cursor a pooled answer gave works the same.
+        const next = JSON.parse(expected).next_cursor;
+        if (next) {
+          const url = `/v1/providers/search?${query}${query ? "&" : ""}cursor=${next}`;
+          assertEquals(
+            withoutTook(await (await app.request(url)).text()),
+            withoutTook(await (await local.request(url)).text()),
+          );
+        }
       }
-      // Paging with the cursor a pooled answer gave works the same.
-      const next = JSON.parse(expected).next_cursor;
-      if (next) {
-        const url = `/v1/providers/search?${query}${query ? "&" : ""}cursor=${next}`;
-        assertEquals(
-          withoutTook(await (await app.request(url)).text()),
-          withoutTook(await (await local.request(url)).text()),
-        );
-      }
+      // Invalid parameters are still 400s from the serving thread.
+      await assertProblem(await app.request("/v1/providers/search?limit=0"), 400);
+    } finally {
+      await dataset.close();
+      store.close();
     }
-    // Invalid parameters are still 400s from the serving thread.
-    await assertProblem(await app.request("/v1/providers/search?limit=0"), 400);
-  } finally {
-    await dataset.close();
-    store.close();
-  }
-});
+  });
+}
 
 Deno.test("[pool] a full queue sheds load with 503 overloaded and Retry-After", async () => {
   const { app, pool, dataset } = await poolApp({ queue: 1, workerDelayMs: 300 });

@@ -129,7 +129,8 @@ export const SEARCH_PARAMS = defineQuery({
   q: text({
     description:
       "Free text over person names, organization legal and other names, specialty words and " +
-      "synonyms, and city. Relevance ranked; typo tolerant (1 edit for words of 5+ letters, 2 for 9+); " +
+      "synonyms, and city. Relevance ranked; typo tolerant (1 edit for words of 5+ letters, 2 for 9+; " +
+      "a word that 50 or more providers hold as typed is searched as typed); " +
       "the last word also matches as a prefix; case and punctuation folded. Every word must match " +
       "somewhere (up to 12 words are used).",
     maxLength: 200,

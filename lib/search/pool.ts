@@ -15,6 +15,7 @@ import type { Logger } from "../log.ts";
 import { StoreOpenError } from "../store/store.ts";
 import { clock, DeadlineError, type Watch } from "../deadline.ts";
 import type { SearchJob } from "./response.ts";
+import type { SearchPage } from "./engine.ts";
 import { BodyCache } from "./body_cache.ts";
 
 /** Cache budgets a worker opens its store with. */
@@ -26,7 +27,14 @@ export interface WorkerStoreOptions {
 
 /** Messages the pool sends a worker. */
 export type ToWorker =
-  | { type: "open"; path: string; storeOptions: WorkerStoreOptions; delayMs: number }
+  | {
+    type: "open";
+    path: string;
+    storeOptions: WorkerStoreOptions;
+    delayMs: number;
+    /** Answer pages (the serving thread renders them) instead of bodies. */
+    pages: boolean;
+  }
   | { type: "search"; id: number; job: SearchJob; deadline: number }
   | { type: "close" };
 
@@ -35,6 +43,7 @@ export type FromWorker =
   | { type: "ready" }
   | { type: "open-failed"; message: string }
   | { type: "result"; id: number; body: string }
+  | { type: "page"; id: number; page: SearchPage }
   | { type: "timeout"; id: number }
   | { type: "failed"; id: number; message: string };
 
@@ -62,6 +71,12 @@ export interface SearchPoolOptions {
    * again is answered without a worker. Default 32 MB; 0 turns it off.
    */
   bodyCacheBytes?: number;
+  /**
+   * Renders a page found by a worker into the response body on the serving
+   * thread (reading the records there), so the worker is free for the next
+   * search meanwhile. Without it, workers render bodies themselves.
+   */
+  render?: (job: SearchJob, page: SearchPage) => string;
 }
 
 /** What the pool is doing, for tests and diagnostics. */
@@ -290,6 +305,7 @@ export class SearchPool {
           path: this.#options.path,
           storeOptions: this.#options.storeOptions ?? {},
           delayMs: this.#options.workerDelayMs ?? 0,
+          pages: this.#options.render !== undefined,
         } satisfies ToWorker,
       );
     });
@@ -347,10 +363,17 @@ export class SearchPool {
   #settle(slot: Slot, message: FromWorker & { id: number }): void {
     if (slot.task?.id !== message.id) return; // An answer to a search already abandoned.
     const task = this.#finish(slot)!;
-    if (message.type === "result") task.resolve(message.body);
-    else if (message.type === "timeout") task.reject(new DeadlineError());
-    else if (message.type === "failed") task.reject(new Error(message.message));
+    // The worker takes its next search first; the page is rendered here meanwhile.
     this.#pump();
+    if (message.type === "result") task.resolve(message.body);
+    else if (message.type === "page") {
+      try {
+        task.resolve(this.#options.render!(task.job, message.page));
+      } catch (error) {
+        task.reject(error);
+      }
+    } else if (message.type === "timeout") task.reject(new DeadlineError());
+    else if (message.type === "failed") task.reject(new Error(message.message));
   }
 
   /** A task's deadline passed or its signal aborted: drop it from the queue, or stop its worker. */

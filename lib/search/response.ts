@@ -7,6 +7,7 @@
  */
 import type { ProviderStore } from "../store/store.ts";
 import type { SearchQuery } from "./query.ts";
+import type { SearchPage } from "./engine.ts";
 import { encodeCursor } from "./cursor.ts";
 import { clock, type Watch } from "../deadline.ts";
 
@@ -39,8 +40,21 @@ export function searchResponseBody(
   job: SearchJob,
   watch: Watch = {},
 ): string {
+  return renderSearchBody(store, job, store.search(job.query, watch));
+}
+
+/**
+ * The body of a search response for a page already found: its records read
+ * from `store` (a search worker finds pages, the serving thread renders
+ * them, so both cores work on a search).
+ *
+ * @example
+ * ```ts
+ * const body = renderSearchBody(store, job, page);
+ * ```
+ */
+export function renderSearchBody(store: ProviderStore, job: SearchJob, page: SearchPage): string {
   const { query, cursorScope } = job;
-  const page = store.search(query, watch);
   const records = store.providerJsonById(page.hits.map((h) => h.id));
   // Each result is the cached record text with distance and score spliced in before its closing brace.
   const results = records.map((text, i) => {

@@ -23,6 +23,7 @@ const scope = self as unknown as {
 
 let store: SqliteStore | null = null;
 let delayMs = 0;
+let pages = false;
 
 /** Blocks this worker's thread, as a heavy query would (the pool's `workerDelayMs` option). */
 function block(ms: number): void {
@@ -54,6 +55,7 @@ scope.onmessage = (event) => {
       try {
         store = openSqliteStore(message.path, message.storeOptions);
         delayMs = message.delayMs;
+        pages = message.pages;
         scope.postMessage({ type: "ready" });
         warmSoon();
       } catch (error) {
@@ -68,8 +70,13 @@ scope.onmessage = (event) => {
       }
       try {
         if (delayMs > 0) block(delayMs);
-        const body = searchResponseBody(store, job, { deadline });
-        scope.postMessage({ type: "result", id, body });
+        if (pages) {
+          scope.postMessage({ type: "page", id, page: store.search(job.query, { deadline }) });
+        } else {scope.postMessage({
+            type: "result",
+            id,
+            body: searchResponseBody(store, job, { deadline }),
+          });}
       } catch (error) {
         scope.postMessage(
           error instanceof DeadlineError
