@@ -7,6 +7,7 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { FLAG, PREFIX_LENGTHS } from "./fields.ts";
 import { EMPTY, unionAll } from "./sorted.ts";
+import { ByteLru } from "../lru.ts";
 
 function view<T extends Uint32Array | Float32Array | Uint16Array>(
   bytes: Uint8Array,
@@ -60,9 +61,7 @@ export class SearchIndex {
   readonly #blob: StatementSync;
   readonly #get: StatementSync;
   readonly #range: StatementSync;
-  readonly #cache = new Map<string, Uint32Array>();
-  readonly #budget: number;
-  #bytes = 0;
+  readonly #cache: ByteLru<Uint32Array>;
   readonly #flagCounts = new Map<number, number>();
 
   private constructor(db: DatabaseSync, cacheBytes: number) {
@@ -108,7 +107,7 @@ export class SearchIndex {
     this.#range = db.prepare(
       "SELECT ids FROM posting WHERE field = ? AND term >= ? AND term < ? AND substr(term, -1) <> '*'",
     );
-    this.#budget = cacheBytes;
+    this.#cache = new ByteLru<Uint32Array>(cacheBytes, (list) => list.byteLength);
   }
 
   #column<T extends Uint32Array | Float32Array | Uint16Array>(
@@ -179,22 +178,11 @@ export class SearchIndex {
 
   #remember(key: string, list: Uint32Array): Uint32Array {
     this.#cache.set(key, list);
-    this.#bytes += list.byteLength;
-    for (const [k, v] of this.#cache) {
-      if (this.#bytes <= this.#budget) break;
-      this.#cache.delete(k);
-      this.#bytes -= v.byteLength;
-    }
     return list;
   }
 
   #cached(key: string): Uint32Array | undefined {
-    const hit = this.#cache.get(key);
-    if (hit) {
-      this.#cache.delete(key);
-      this.#cache.set(key, hit);
-    }
-    return hit;
+    return this.#cache.get(key);
   }
 
   /** The ids of a field's term (empty when absent). */

@@ -150,11 +150,19 @@ export function unionAll(lists: readonly Uint32Array[], universe?: number): Uint
     }
     return universe === undefined ? sortUnique(all) : sortUniqueBelow(all, universe);
   }
-  // Merged pairwise as a balanced tree: `total·log(lists)` steps.
-  let round = nonEmpty;
+  return mergeTree(nonEmpty, union2);
+}
+
+/**
+ * Merges a non-empty list of items pairwise as a balanced tree, so each
+ * item takes part in `log(items)` merges (for sorted lists: `total·log(lists)`
+ * steps, against `total·lists` merging one after another).
+ */
+function mergeTree<T>(items: readonly T[], merge: (a: T, b: T) => T): T {
+  let round = items;
   while (round.length > 1) {
-    const next: Uint32Array[] = [];
-    for (let k = 0; k + 1 < round.length; k += 2) next.push(union2(round[k]!, round[k + 1]!));
+    const next: T[] = [];
+    for (let k = 0; k + 1 < round.length; k += 2) next.push(merge(round[k]!, round[k + 1]!));
     if (round.length % 2 === 1) next.push(round[round.length - 1]!);
     round = next;
   }
@@ -334,17 +342,11 @@ function mergeLeveled(a: Leveled, b: Leveled): Leveled {
 
 /** The union of leveled parts merged pairwise as a balanced tree: `N·log(parts)` steps. */
 function mergeLeveledTree(parts: readonly LeveledPart[]): Leveled {
-  let round: Leveled[] = parts.map((p) => ({
+  const leveled = parts.map((p) => ({
     ids: p.list,
     levels: new Uint8Array(p.list.length).fill(p.level),
   }));
-  while (round.length > 1) {
-    const next: Leveled[] = [];
-    for (let k = 0; k + 1 < round.length; k += 2) next.push(mergeLeveled(round[k]!, round[k + 1]!));
-    if (round.length % 2 === 1) next.push(round[round.length - 1]!);
-    round = next;
-  }
-  return round[0]!;
+  return mergeTree(leveled, mergeLeveled);
 }
 
 /**

@@ -17,7 +17,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { CursorPosition, FacetName, NameMatch, SearchQuery } from "./query.ts";
 import { boundingBoxes } from "./geometry.ts";
 import { planWords, type TypoFinder, type WordTerms } from "./text_query.ts";
-import { ByteLru } from "./lru.ts";
+import { ByteLru } from "../lru.ts";
 import {
   FilterCache,
   filterLeveledBy,

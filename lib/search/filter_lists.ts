@@ -9,7 +9,7 @@
  * @module
  */
 import { filterLeveled, intersect, type Leveled } from "../index/sorted.ts";
-import { ByteLru } from "./lru.ts";
+import { ByteLru } from "../lru.ts";
 
 /** A filter's sorted ids, and a bitmap of them (bit `id`) when the list is long. */
 export interface FilterList {

@@ -20,7 +20,7 @@ import {
   unionAll,
   unionLeveledBelow,
 } from "../index/sorted.ts";
-import { ByteLru } from "./lru.ts";
+import { ByteLru } from "../lru.ts";
 
 /**
  * A word's union: sparse, or dense over ids `0..universe-1` — four bits an
