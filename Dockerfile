@@ -18,9 +18,9 @@ COPY scripts/ scripts/
 RUN mkdir -p /app/data && chown -R deno:deno /app/data
 USER deno
 
-# glibc returns freed blocks of 128 KB or more to the system at once, so the
-# search caches' churn does not stay resident (see docs in README: memory).
-ENV PORT=7860 HOST=0.0.0.0 PROVIDERS_DB=/app/data/providers.db MALLOC_MMAP_THRESHOLD_=131072
+# glibc maps blocks of 4 MB or more on their own and returns them when freed
+# (as `deno task start` does; see the README's benchmark section).
+ENV PORT=7860 HOST=0.0.0.0 PROVIDERS_DB=/app/data/providers.db MALLOC_MMAP_THRESHOLD_=4194304
 EXPOSE 7860
 VOLUME ["/app/data"]
 

@@ -332,7 +332,7 @@ async function main(): Promise<void> {
     } s, peak RSS ${imported.peak_rss_mb} MB`,
   );
 
-  const cold = await coldRun(db, seconds, null);
+  const cold = await coldRun(db, Math.max(seconds, 30), null);
   const ours = await startServer(`${ROOT}main.ts`, { PROVIDERS_DB: db }, "/v1/dataset");
   log(`serving in ${ours.readyMs.toFixed(0)} ms from start`);
   const samples = await pickSamples(ours.base, records);
