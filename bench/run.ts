@@ -13,7 +13,7 @@ import { parseCli, runCli, UsageError } from "../lib/cli.ts";
 import { writeDemoCsv } from "../lib/demo/csv.ts";
 import { DEMO_GENERATOR_VERSION } from "../lib/demo/generate.ts";
 import { ensureWrk, type LoadResult, runLoad } from "./load.ts";
-import { exists, memoryOf, type MemorySplit, memorySplit, watchPeak } from "./proc.ts";
+import { exists, memoryOf, memorySplit, watchPeak } from "./proc.ts";
 import { harvestProviders } from "./cold.ts";
 import { COLD_SIZES, coldPlan, runCold } from "./cold_mix.ts";
 import { coldMarkdown, type ColdRun } from "./cold_report.ts";
