@@ -16,14 +16,14 @@
  * cache.get("a")?.length; // 25
  * ```
  */
-export class ByteLru<V> {
-  #entries = new Map<string, V>();
+export class ByteLru<V, K = string> {
+  #entries = new Map<K, V>();
   #bytes = 0;
   constructor(
     readonly budget: number,
     readonly sizeOf: (value: V) => number = (value) => (value as { bytes: number }).bytes,
   ) {}
-  get(key: string): V | undefined {
+  get(key: K): V | undefined {
     const hit = this.#entries.get(key);
     if (hit !== undefined) {
       this.#entries.delete(key);
@@ -31,7 +31,7 @@ export class ByteLru<V> {
     }
     return hit;
   }
-  set(key: string, value: V): void {
+  set(key: K, value: V): void {
     const bytes = this.sizeOf(value);
     if (bytes > this.budget / 4) return;
     const old = this.#entries.get(key);

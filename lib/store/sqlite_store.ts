@@ -13,33 +13,10 @@ import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts
 import { type EngineContext, ResultCache, search } from "../search/engine.ts";
 import { WordSetCache } from "../search/word_sets.ts";
 import { FilterCache } from "../search/filter_lists.ts";
+import { ByteLru } from "../lru.ts";
 import { TypoFinder } from "../search/text_query.ts";
 import { SearchIndex } from "../index/reader.ts";
 import { specialtyVocabulary } from "../search/specialty_words.ts";
-
-/** A byte-bounded LRU of provider JSON texts by id. */
-class JsonCache {
-  #entries = new Map<number, string>();
-  #bytes = 0;
-  constructor(readonly budget: number) {}
-  get(id: number): string | undefined {
-    const text = this.#entries.get(id);
-    if (text !== undefined) {
-      this.#entries.delete(id);
-      this.#entries.set(id, text);
-    }
-    return text;
-  }
-  set(id: number, text: string): void {
-    this.#entries.set(id, text);
-    this.#bytes += text.length * 2;
-    for (const [key, value] of this.#entries) {
-      if (this.#bytes <= this.budget) break;
-      this.#entries.delete(key);
-      this.#bytes -= value.length * 2;
-    }
-  }
-}
 
 /** A SQLite store, with its connection for the search module. */
 export interface SqliteStore extends ProviderStore {
@@ -162,7 +139,11 @@ export function openSqliteStore(
   const describe = (code: string) => names.get(code) ?? null;
   const records = recordReader(db, describe);
   const idByNpi: StatementSync = db.prepare("SELECT id FROM provider_npi WHERE npi = ?");
-  const jsonCache = new JsonCache(options.recordCacheBytes ?? 16 * 1024 * 1024);
+  // Provider JSON texts by id (UTF-16: two bytes a character).
+  const jsonCache = new ByteLru<string, number>(
+    options.recordCacheBytes ?? 16 * 1024 * 1024,
+    (text) => text.length * 2,
+  );
   const jsonOf = (id: number): string | null => {
     let text = jsonCache.get(id);
     if (text === undefined) {
