@@ -208,42 +208,10 @@ export interface Leveled {
  * ```
  */
 export function unionLeveled(parts: readonly { list: Uint32Array; level: number }[]): Leveled {
-  const nonEmpty = parts.filter((p) => p.list.length > 0).sort((a, b) => a.level - b.level);
-  if (nonEmpty.length === 0) return { ids: EMPTY, levels: new Uint8Array(0) };
-  let ids = nonEmpty[0]!.list;
-  let levels = new Uint8Array(ids.length).fill(nonEmpty[0]!.level);
-  for (let p = 1; p < nonEmpty.length; p++) {
-    const b = nonEmpty[p]!.list, level = nonEmpty[p]!.level;
-    const outIds = new Uint32Array(ids.length + b.length);
-    const outLevels = new Uint8Array(ids.length + b.length);
-    let i = 0, j = 0, n = 0;
-    while (i < ids.length && j < b.length) {
-      const x = ids[i]!, y = b[j]!;
-      if (x < y) {
-        outIds[n] = x;
-        outLevels[n++] = levels[i++]!;
-      } else if (y < x) {
-        outIds[n] = y;
-        outLevels[n++] = level;
-        j++;
-      } else {
-        outIds[n] = x;
-        outLevels[n++] = levels[i++]!; // parts are sorted by level: the earlier one is lower
-        j++;
-      }
-    }
-    while (i < ids.length) {
-      outIds[n] = ids[i]!;
-      outLevels[n++] = levels[i++]!;
-    }
-    while (j < b.length) {
-      outIds[n] = b[j++]!;
-      outLevels[n++] = level;
-    }
-    ids = outIds.subarray(0, n);
-    levels = outLevels.subarray(0, n);
-  }
-  return { ids, levels };
+  const nonEmpty = parts.filter((p) => p.list.length > 0);
+  return nonEmpty.length === 0
+    ? { ids: EMPTY, levels: new Uint8Array(0) }
+    : mergeLeveledTree(nonEmpty);
 }
 
 /** Intersection of leveled lists; an id's level becomes the highest (worst) of its lists. */
@@ -367,9 +335,10 @@ export function unionLeveledBelow(parts: readonly LeveledPart[], universe: numbe
   if (nonEmpty.length === 0) return EMPTY_LEVELED;
   let total = 0;
   for (const p of nonEmpty) total += p.list.length;
-  if (nonEmpty.length <= 2 || total < MARK_MIN_LENGTH) return unionLeveled(nonEmpty);
-  // Sparse ids: reading the bitmap back would cost more than merging.
-  if (total * MARK_DENSITY < universe) return mergeLeveledTree(nonEmpty);
+  // Few or short parts, or sparse ids (reading the bitmap back would cost more): merged.
+  if (nonEmpty.length <= 2 || total < MARK_MIN_LENGTH || total * MARK_DENSITY < universe) {
+    return mergeLeveledTree(nonEmpty);
+  }
   if (seenAt.length < universe) seenAt = new Uint8Array(universe);
   const seen = seenAt;
   const found = new Uint32Array(total);
