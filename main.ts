@@ -3,24 +3,25 @@
  *
  * @module
  */
-import { createApp } from "./lib/app.ts";
+import { createApp } from "./lib/service/app.ts";
 import { loadConfig } from "./lib/config.ts";
 import { createLogger } from "./lib/log.ts";
-import { Dataset } from "./lib/dataset.ts";
+import { Dataset } from "./lib/service/dataset.ts";
+import { createRoutes } from "./routes/mod.ts";
 
 const config = loadConfig(Deno.env.toObject());
 const log = createLogger();
 const dataset = new Dataset();
 
 /** The application as configured by this process's environment. */
-export const app = createApp({ config, log, dataset });
+export const app = createApp({ config, log }, createRoutes({ dataset }));
 
 /** The request handler, for tests and for `deno serve`-style hosts. */
 export const handler = app.handler;
 
 if (import.meta.main) {
-  const { serve } = await import("./lib/serve.ts");
-  const { reloadOnHangup, startDataset } = await import("./lib/startup.ts");
+  const { serve } = await import("./lib/service/serve.ts");
+  const { reloadOnHangup, startDataset } = await import("./lib/service/startup.ts");
   startDataset(config, log, dataset);
   const stopReloading = reloadOnHangup(config, log, dataset);
   await serve({

@@ -1,7 +1,7 @@
-import { openSqliteStore } from "../lib/store/sqlite_store.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
 import { queryFingerprint, SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
 import { specialtyIndex } from "../routes/specialties.ts";
-const store = openSqliteStore(Deno.args[0]!);
+const store = openSearchableStore(Deno.args[0]!);
 const qs = [
   "",
   "q=smith",

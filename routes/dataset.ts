@@ -6,8 +6,8 @@
 import { endpoint, type Route } from "../lib/http/router.ts";
 import { defineQuery } from "../lib/http/params.ts";
 import { jsonResponse } from "../lib/http/json.ts";
-import { ref } from "../lib/schemas.ts";
-import type { Dataset } from "../lib/dataset.ts";
+import { ref } from "../lib/api/schemas.ts";
+import type { Dataset } from "../lib/service/dataset.ts";
 
 /** The dataset route over `dataset`. */
 export function datasetRoute(dataset: Dataset): Route {

@@ -4,24 +4,9 @@
  * @module
  */
 import type { Route } from "../lib/http/router.ts";
-import { ref } from "../lib/schemas.ts";
-import { JSON_CONTENT_TYPE, setHeaders } from "../lib/http/json.ts";
-import { COMMON_HEADERS } from "../lib/http/wrappers.ts";
+import { ref } from "../lib/api/schemas.ts";
 import type { RequestContext } from "../lib/http/handler.ts";
-import { REQUEST_ID_HEADER } from "../lib/http/request_id.ts";
-
-const BODY = '{"status":"ok"}';
-
-/** Every health response but its request id; cloned (the hottest route: cloning skips the header checks). */
-const TEMPLATE = new Response(BODY);
-setHeaders(TEMPLATE.headers, { ...COMMON_HEADERS, "Content-Type": JSON_CONTENT_TYPE });
-
-/** The health response for a request id. */
-export function healthResponse(requestId: string): Response {
-  const response = TEMPLATE.clone();
-  response.headers.set(REQUEST_ID_HEADER, requestId);
-  return response;
-}
+import { healthResponse } from "../lib/http/health.ts";
 
 /** Answers `{"status":"ok"}`. */
 export function GET(_request: Request, ctx: RequestContext): Response {
@@ -54,8 +39,3 @@ export const healthRoutes: Route[] = [
   healthRoute("/health", "health"),
   healthRoute("/v1/health", "healthV1"),
 ];
-
-/** Whether a path is a health route (exempt from rate limiting). */
-export function isHealthPath(pathname: string): boolean {
-  return pathname === "/health" || pathname === "/v1/health";
-}

@@ -11,7 +11,7 @@ import { searchRoute } from "./search.ts";
 import { datasetRoute } from "./dataset.ts";
 import { specialtiesRoute } from "./specialties.ts";
 import { webRoutes } from "./web.ts";
-import type { Dataset } from "../lib/dataset.ts";
+import type { Dataset } from "../lib/service/dataset.ts";
 
 /** What routes need from the application. */
 export interface RouteDeps {

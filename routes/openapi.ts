@@ -5,8 +5,8 @@
  * @module
  */
 import type { Route } from "../lib/http/router.ts";
-import { buildOpenApi } from "../lib/openapi.ts";
-import { API_INFO } from "../lib/api_info.ts";
+import { buildOpenApi } from "../lib/api/openapi.ts";
+import { API_INFO } from "../lib/api/api_info.ts";
 import { JSON_CONTENT_TYPE } from "../lib/http/json.ts";
 
 /** The route serving the document of `table()` (read once, on first request). */

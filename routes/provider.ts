@@ -8,9 +8,9 @@ import { defineQuery } from "../lib/http/params.ts";
 import { NotFoundError, ValidationError } from "../lib/http/errors.ts";
 import { jsonText } from "../lib/http/json.ts";
 import { isValidNpi } from "../lib/npi.ts";
-import { ref } from "../lib/schemas.ts";
-import type { Dataset } from "../lib/dataset.ts";
-import { NPI_PATH_PARAM } from "../lib/routes_common.ts";
+import { ref } from "../lib/api/schemas.ts";
+import type { Dataset } from "../lib/service/dataset.ts";
+import { NPI_PATH_PARAM } from "../lib/api/npi_param.ts";
 
 /** The provider route over `dataset`. */
 export function providerRoute(dataset: Dataset): Route {

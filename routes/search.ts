@@ -5,8 +5,8 @@
  */
 import { endpoint, type ResponseSpec, type Route } from "../lib/http/router.ts";
 import { jsonText } from "../lib/http/json.ts";
-import { ref } from "../lib/schemas.ts";
-import type { Dataset } from "../lib/dataset.ts";
+import { ref } from "../lib/api/schemas.ts";
+import type { Dataset } from "../lib/service/dataset.ts";
 import { queryFingerprint, SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
 import { type SearchJob, searchResponseBody } from "../lib/search/response.ts";
 import { clock } from "../lib/deadline.ts";

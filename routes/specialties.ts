@@ -7,7 +7,7 @@
 import { endpoint, type Route } from "../lib/http/router.ts";
 import { defineQuery, integer, text } from "../lib/http/params.ts";
 import { jsonResponse } from "../lib/http/json.ts";
-import type { Dataset } from "../lib/dataset.ts";
+import type { Dataset } from "../lib/service/dataset.ts";
 import type { ProviderStore } from "../lib/store/store.ts";
 import {
   buildSpecialtyIndex,

@@ -4,11 +4,12 @@
  * @module
  */
 import { assert, assertEquals } from "@std/assert";
-import { type App, type AppOptions, createApp } from "../lib/app.ts";
+import { type App, createApp } from "../lib/service/app.ts";
+import { createRoutes, type RouteDeps } from "../routes/mod.ts";
 import { type Config, loadConfig } from "../lib/config.ts";
 import { createLogger } from "../lib/log.ts";
 import type { Route } from "../lib/http/router.ts";
-import { Dataset } from "../lib/dataset.ts";
+import { Dataset } from "../lib/service/dataset.ts";
 
 /** A test application whose log lines are collected in `logs`. */
 export interface TestApp extends App {
@@ -19,12 +20,13 @@ export interface TestApp extends App {
 
 /** Builds an application in-process, with optional config, dependencies and route table. */
 export function testApp(
-  options: { config?: Partial<Config>; routes?: Route[]; deps?: Partial<AppOptions> } = {},
+  options: { config?: Partial<Config>; routes?: Route[]; deps?: Partial<RouteDeps> } = {},
 ): TestApp {
   const logs: Record<string, unknown>[] = [];
   const log = createLogger({ write: (line) => logs.push(JSON.parse(line)) });
   const config = { ...loadConfig({}), ...options.config };
-  const app = createApp({ config, log, dataset: new Dataset(), ...options.deps }, options.routes);
+  const routes = options.routes ?? createRoutes({ dataset: new Dataset(), ...options.deps });
+  const app = createApp({ config, log }, routes);
   return {
     ...app,
     logs,

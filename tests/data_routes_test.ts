@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { assertJson, assertProblem, testApp } from "./_utils.ts";
-import { Dataset } from "../lib/dataset.ts";
-import { openSqliteStore } from "../lib/store/sqlite_store.ts";
+import { Dataset } from "../lib/service/dataset.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
 import { fixtureDatabase } from "./_fixtures.ts";
 import { NPI, npi } from "./_fixtures.ts";
 import type { Provider } from "../lib/provider.ts";
@@ -10,7 +10,7 @@ async function withFixtureApp(
   fn: (app: ReturnType<typeof testApp>) => Promise<void>,
 ): Promise<void> {
   const dir = await Deno.makeTempDir();
-  const store = openSqliteStore(await fixtureDatabase(dir));
+  const store = openSearchableStore(await fixtureDatabase(dir));
   try {
     await fn(testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } }));
   } finally {

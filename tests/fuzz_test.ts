@@ -6,8 +6,8 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import { seededRandom, testApp } from "./_utils.ts";
-import { Dataset } from "../lib/dataset.ts";
-import { openSqliteStore } from "../lib/store/sqlite_store.ts";
+import { Dataset } from "../lib/service/dataset.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
 import { NPIS, searchFixtureDatabase } from "./_search_fixtures.ts";
 
 const NAMES = [
@@ -155,7 +155,7 @@ function encode(text: string): string {
 
 Deno.test("[fuzz] hostile requests never cause a 5xx and always get a problem document", async () => {
   const dir = await Deno.makeTempDir();
-  const store = openSqliteStore(await searchFixtureDatabase(dir));
+  const store = openSearchableStore(await searchFixtureDatabase(dir));
   const app = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
   const next = seededRandom(7_19_2026);
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@std/assert";
 import { assertJson, testApp } from "./_utils.ts";
-import { openApiPath } from "../lib/openapi.ts";
+import { openApiPath } from "../lib/api/openapi.ts";
 
 type Doc = {
   openapi: string;

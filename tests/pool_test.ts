@@ -6,8 +6,8 @@
  */
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import { assertProblem, testApp } from "./_utils.ts";
-import { Dataset } from "../lib/dataset.ts";
-import { openSqliteStore } from "../lib/store/sqlite_store.ts";
+import { Dataset } from "../lib/service/dataset.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
 import { SearchPool, type SearchPoolOptions } from "../lib/search/pool.ts";
 import { renderSearchBody, type SearchJob } from "../lib/search/response.ts";
 import type { SearchPage } from "../lib/search/engine.ts";
@@ -24,7 +24,7 @@ async function poolApp(
   config: { requestTimeoutMs?: number } = {},
   renderHere = false,
 ) {
-  const store = openSqliteStore(path, { lazyIndex: true });
+  const store = openSearchableStore(path, { lazyIndex: true });
   const render = renderHere
     ? (job: SearchJob, page: SearchPage) => renderSearchBody(store, job, page)
     : undefined;
@@ -39,7 +39,7 @@ const withoutTook = (body: string) => body.replace(/,"took_ms":[0-9.e-]+\}$/, "}
 for (const renderHere of [false, true]) {
   const where = renderHere ? "rendered on the serving thread" : "rendered by the worker";
   Deno.test(`[pool] answers are byte-identical to in-process answers, ${where}`, async () => {
-    const store = openSqliteStore(path);
+    const store = openSearchableStore(path);
     const local = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
     const { app, dataset } = await poolApp({}, {}, renderHere);
     try {
@@ -150,7 +150,7 @@ Deno.test("[pool] a database the workers cannot serve fails the start with a cle
 });
 
 Deno.test("[pool] in-process searches stop at their deadline", () => {
-  const store = openSqliteStore(path);
+  const store = openSearchableStore(path);
   try {
     const query = {
       words: ["smith"],

@@ -5,8 +5,8 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import { assertJson, seededRandom, testApp } from "./_utils.ts";
-import { Dataset } from "../lib/dataset.ts";
-import { openSqliteStore } from "../lib/store/sqlite_store.ts";
+import { Dataset } from "../lib/service/dataset.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
 
 interface Body {
@@ -66,7 +66,7 @@ function randomQuery(next: () => number): string {
 Deno.test("[search] property: the cursor walks every result exactly once, in order", async (t) => {
   const dir = await Deno.makeTempDir();
   buildDemoDatabase({ path: `${dir}/demo.db`, records: 3000, seed: 99 });
-  const store = openSqliteStore(`${dir}/demo.db`);
+  const store = openSearchableStore(`${dir}/demo.db`);
   const app = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
   const next = seededRandom(20261121);
   try {

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { assertJson, assertProblem, type TestApp, testApp } from "./_utils.ts";
-import { Dataset } from "../lib/dataset.ts";
-import { openSqliteStore } from "../lib/store/sqlite_store.ts";
+import { Dataset } from "../lib/service/dataset.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
 import { NPIS, PEOPLE, searchFixtureDatabase } from "./_search_fixtures.ts";
 import { distance, lookupZip } from "../lib/geo/zip.ts";
 import type { Provider } from "../lib/provider.ts";
@@ -18,7 +18,7 @@ interface Body {
 }
 
 const dir = await Deno.makeTempDir();
-const store = openSqliteStore(await searchFixtureDatabase(dir));
+const store = openSearchableStore(await searchFixtureDatabase(dir));
 const app: TestApp = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
 const nameOf = Object.fromEntries(Object.entries(NPIS).map(([k, v]) => [v, k]));
 

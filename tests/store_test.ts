@@ -4,12 +4,13 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import type { ProviderStore } from "../lib/store/store.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
 import { StoreOpenError } from "../lib/store/store.ts";
 import { fixtureDatabase, NPI, npi } from "./_fixtures.ts";
 import { searchFixtureDatabase } from "./_search_fixtures.ts";
 import { assertJson, testApp } from "./_utils.ts";
-import { Dataset } from "../lib/dataset.ts";
+import { Dataset } from "../lib/service/dataset.ts";
 import { assertThrows } from "@std/assert";
 
 /** The conformance suite. */
@@ -56,7 +57,7 @@ export async function storeConformance(t: Deno.TestContext, store: ProviderStore
 Deno.test("[store] the SQLite store passes the conformance suite", async (t) => {
   const dir = await Deno.makeTempDir();
   try {
-    const store = openSqliteStore(await fixtureDatabase(dir));
+    const store = openSearchableStore(await fixtureDatabase(dir));
     try {
       await storeConformance(t, store);
     } finally {
@@ -96,7 +97,7 @@ Deno.test("[store] opening a missing, corrupt or old database says what to do", 
 Deno.test("[store] index columns are read on first use or by warm, with the same answers", async () => {
   const dir = await Deno.makeTempDir();
   const path = await searchFixtureDatabase(dir);
-  const warmed = openSqliteStore(path), cold = openSqliteStore(path);
+  const warmed = openSearchableStore(path), cold = openSearchableStore(path);
   try {
     let steps = 1;
     while (warmed.warm()) steps++;

@@ -31,7 +31,7 @@ import type { PostingsMessage, PostingsRequest } from "./postings_worker.ts";
 import type { VocabularyMessage, VocabularyRequest } from "./vocabulary_worker.ts";
 import { bytesOf, GrowableColumn, GrowableList, type NumberArray } from "./typed.ts";
 import { PostingBuffer } from "./postings.ts";
-import { BatchInsert } from "../store/batch_insert.ts";
+import { BatchInsert } from "./batch_insert.ts";
 import { TermTable } from "./term_table.ts";
 import { SharedCredits } from "../shared_credits.ts";
 import { releaseMemory } from "../memory.ts";

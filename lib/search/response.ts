@@ -6,6 +6,7 @@
  * @module
  */
 import type { ProviderStore } from "../store/store.ts";
+import type { SearchableStore } from "./searcher.ts";
 import type { SearchQuery } from "./query.ts";
 import type { SearchPage } from "./engine.ts";
 import { encodeCursor } from "./cursor.ts";
@@ -36,7 +37,7 @@ export interface SearchJob {
  * ```
  */
 export function searchResponseBody(
-  store: ProviderStore,
+  store: SearchableStore,
   job: SearchJob,
   watch: Watch = {},
 ): string {

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { openSqliteStore, type SqliteStore } from "../store/sqlite_store.ts";
+import { openSearchableStore, type SearchableSqliteStore } from "./searcher.ts";
 import { searchResponseBody } from "./response.ts";
 import { DeadlineError } from "../deadline.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
@@ -21,7 +21,7 @@ const scope = self as unknown as {
   close(): void;
 };
 
-let store: SqliteStore | null = null;
+let store: SearchableSqliteStore | null = null;
 let delayMs = 0;
 let pages = false;
 
@@ -53,7 +53,7 @@ scope.onmessage = (event) => {
   switch (message.type) {
     case "open":
       try {
-        store = openSqliteStore(message.path, message.storeOptions);
+        store = openSearchableStore(message.path, message.storeOptions);
         delayMs = message.delayMs;
         pages = message.pages;
         scope.postMessage({ type: "ready" });

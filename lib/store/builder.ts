@@ -19,7 +19,7 @@ import {
   SIDE_INDEXES,
   STAGE_SCHEMA,
 } from "./schema.ts";
-import { BatchInsert } from "./batch_insert.ts";
+import { BatchInsert } from "../index/batch_insert.ts";
 import { IndexBuilder, type IndexPart } from "../index/builder.ts";
 import { indexEntry, type NameOwner, otherNameTerms } from "../index/entry.ts";
 import { FLAG } from "../index/fields.ts";

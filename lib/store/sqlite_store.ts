@@ -10,15 +10,13 @@ import { decodeProvider } from "./codec.ts";
 import { parseEndpoint, parseLocation, SIDE, unpackOtherName, withSides } from "./sides.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
 import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
-import { type EngineContext, ResultCache, search } from "../search/engine.ts";
-import { WordSetCache } from "../search/word_sets.ts";
-import { FilterCache } from "../search/filter_lists.ts";
 import { ByteLru } from "../lru.ts";
-import { TypoFinder } from "../search/text_query.ts";
 import { SearchIndex } from "../index/reader.ts";
-import { specialtyVocabulary } from "../search/specialty_words.ts";
 
-/** A SQLite store, with its connection for the search module. */
+/**
+ * A SQLite store, with its connection and index for the search layer
+ * (`lib/search/searcher.ts` adds searching on top).
+ */
 export interface SqliteStore extends ProviderStore {
   /** The read-only connection. */
   readonly db: DatabaseSync;
@@ -65,6 +63,19 @@ function recordReader(db: DatabaseSync, describe: (code: string) => string | nul
   };
 }
 
+/** How {@linkcode openSqliteStore} opens a database. */
+export interface SqliteStoreOptions {
+  /** Bytes of decoded posting lists kept between searches. Default 160 MB. */
+  postingCacheBytes?: number;
+  /** Bytes of providers' JSON texts kept between requests. Default 16 MB. */
+  recordCacheBytes?: number;
+  /**
+   * Load the search index on first use instead of now: for a thread that
+   * serves records while search workers hold the index.
+   */
+  lazyIndex?: boolean;
+}
+
 function readMeta(db: DatabaseSync): Map<string, string> {
   const rows = db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[];
   return new Map(rows.map((r) => [r.key, r.value]));
@@ -83,20 +94,7 @@ function readMeta(db: DatabaseSync): Map<string, string> {
  */
 export function openSqliteStore(
   path: string,
-  options: {
-    postingCacheBytes?: number;
-    resultCacheBytes?: number;
-    recordCacheBytes?: number;
-    /** Bytes of common words' unions kept between searches. Default 128 MB. */
-    wordSetCacheBytes?: number;
-    /** Bytes of long filter unions (a specialty's codes, states) kept between searches. Default 48 MB. */
-    filterCacheBytes?: number;
-    /**
-     * Load the search index on the first search instead of now: for a thread
-     * that serves records while search workers hold the index.
-     */
-    lazyIndex?: boolean;
-  } = {},
+  options: SqliteStoreOptions = {},
 ): SqliteStore {
   try {
     const stat = Deno.statSync(path);
@@ -167,10 +165,9 @@ export function openSqliteStore(
     zip_dataset: meta.get("zip_dataset") ?? "",
     zips_not_found: Number(meta.get("zips_not_found") ?? 0),
   };
-  let engine: EngineContext | undefined;
-  const loadEngine = (): EngineContext => {
-    if (engine) return engine;
-    let index: SearchIndex;
+  let index: SearchIndex | undefined;
+  const loadIndex = (): SearchIndex => {
+    if (index) return index;
     try {
       index = SearchIndex.open(db, { cacheBytes: options.postingCacheBytes ?? 160 * 1024 * 1024 });
     } catch (error) {
@@ -181,16 +178,11 @@ export function openSqliteStore(
           "import the files again",
       );
     }
-    const typos = new TypoFinder(db);
-    const specialties = specialtyVocabulary(index.codes, describe);
-    const cache = new ResultCache(options.resultCacheBytes ?? 32 * 1024 * 1024);
-    const wordSets = new WordSetCache(options.wordSetCacheBytes ?? 128 * 1024 * 1024);
-    const filterLists = new FilterCache(options.filterCacheBytes ?? 48 * 1024 * 1024);
-    return engine = { db, index, typos, specialties, cache, wordSets, filterLists };
+    return index;
   };
   if (!options.lazyIndex) {
     try {
-      loadEngine();
+      loadIndex();
     } catch (error) {
       db.close();
       throw error;
@@ -199,12 +191,10 @@ export function openSqliteStore(
   return {
     db,
     get index() {
-      return loadEngine().index;
+      return loadIndex();
     },
-    warm: () => engine?.index.warm() ?? false,
+    warm: () => index?.warm() ?? false,
     describe,
-    search: (query, watch = {}) =>
-      search(query, { ...loadEngine(), signal: watch.signal, deadline: watch.deadline }),
     getProvider(npi: string): Provider | null {
       if (!/^\d{10}$/.test(npi)) return null;
       return records.byNpi(Number(npi));

@@ -1,16 +1,14 @@
 /**
- * The store: what the routes need from the data, behind one small
+ * The store: the records and facts of a dataset, behind one small
  * interface. {@linkcode openSqliteStore} implements it; the conformance
- * suite in `tests/store_test.ts` holds any implementation to it.
+ * suite in `tests/store_test.ts` holds any implementation to it. Searching
+ * is the layer above (`lib/search/searcher.ts`).
  *
  * @module
  */
 import type { Provider } from "../provider.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 import type { FileRecord } from "./builder.ts";
-import type { SearchQuery } from "../search/query.ts";
-import type { SearchPage } from "../search/engine.ts";
-import type { Watch } from "../deadline.ts";
 
 /** What `GET /v1/dataset` reports. */
 export interface DatasetInfo {
@@ -44,8 +42,6 @@ export interface ProviderStore {
   dataset(): DatasetInfo;
   /** The NUCC code set of this dataset, by code. */
   taxonomy(): readonly TaxonomyEntry[];
-  /** Runs a search; the watch's signal or deadline abandons it. */
-  search(query: SearchQuery, watch?: Watch): SearchPage;
   /** Releases the database. */
   close(): void;
 }

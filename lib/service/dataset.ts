@@ -5,14 +5,14 @@
  *
  * @module
  */
-import { UnavailableError } from "./http/errors.ts";
-import type { ProviderStore } from "./store/store.ts";
-import type { SearchPool } from "./search/pool.ts";
+import { UnavailableError } from "../http/errors.ts";
+import type { SearchableStore } from "../search/searcher.ts";
+import type { SearchPool } from "../search/pool.ts";
 
 /** Where the dataset is in its life cycle. */
 export type DatasetState =
   | { kind: "loading"; message: string; progress: number }
-  | { kind: "ready"; store: ProviderStore; pool?: SearchPool | null }
+  | { kind: "ready"; store: SearchableStore; pool?: SearchPool | null }
   | { kind: "failed"; message: string };
 
 /** Holds the current store; swapped atomically when a new one is ready. */
@@ -36,7 +36,7 @@ export class Dataset {
    * const store = dataset.store();
    * ```
    */
-  store(): ProviderStore {
+  store(): SearchableStore {
     const state = this.#state;
     if (state.kind === "ready") return state.store;
     if (state.kind === "loading") {
@@ -66,7 +66,7 @@ export class Dataset {
    * store is closed; its pool first finishes the searches it has (requests
    * in flight are answered), then stops.
    */
-  ready(store: ProviderStore, pool: SearchPool | null = null): void {
+  ready(store: SearchableStore, pool: SearchPool | null = null): void {
     const previous = this.#state;
     this.#state = { kind: "ready", store, pool };
     if (previous.kind !== "ready") return;

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { compose, type Handler, RequestContext, type Wrapper } from "./http/handler.ts";
-import { createRouter, type Route } from "./http/router.ts";
-import { requestIdFor } from "./http/request_id.ts";
+import { compose, type Handler, RequestContext, type Wrapper } from "../http/handler.ts";
+import { createRouter, type Route } from "../http/router.ts";
+import { requestIdFor } from "../http/request_id.ts";
 import {
   withErrors,
   withLogging,
@@ -13,12 +13,11 @@ import {
   withResponseHeaders,
   withTimeout,
   withUrlLimit,
-} from "./http/wrappers.ts";
-import { createRateLimiter } from "./http/rate_limit.ts";
-import type { Config } from "./config.ts";
-import type { Logger } from "./log.ts";
-import { createRoutes, type RouteDeps } from "../routes/mod.ts";
-import { healthResponse, isHealthPath } from "../routes/health.ts";
+} from "../http/wrappers.ts";
+import { createRateLimiter } from "../http/rate_limit.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import { healthResponse, isHealthPath } from "../http/health.ts";
 
 /** The handler `Deno.serve` calls. */
 export type ServeHandler = (
@@ -27,7 +26,7 @@ export type ServeHandler = (
 ) => Response | Promise<Response>;
 
 /** What the application is made from. */
-export interface AppOptions extends RouteDeps {
+export interface AppOptions {
   config: Config;
   log: Logger;
 }
@@ -52,16 +51,17 @@ export function clientKey(
 }
 
 /**
- * Builds the application once: route table, router and wrappers. Tests may
- * pass a table of their own.
+ * Builds the application once from a route table: router and wrappers.
+ * The table comes from the caller (`routes/mod.ts` in `main.ts`; tests may
+ * pass their own), so this layer never imports the routes.
  *
  * @example
  * ```ts
- * const app = createApp({ config: loadConfig({}), log: silentLogger });
+ * const app = createApp({ config: loadConfig({}), log: silentLogger }, createRoutes({ dataset }));
  * const response = await app.handler(new Request("http://localhost/health"));
  * ```
  */
-export function createApp(options: AppOptions, routes: Route[] = createRoutes(options)): App {
+export function createApp(options: AppOptions, routes: Route[]): App {
   const { config, log } = options;
   const router = createRouter(routes);
   const wrappers: Wrapper[] = [

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { PathParamSpec } from "./http/router.ts";
+import type { PathParamSpec } from "../http/router.ts";
 
 /** The `{npi}` path parameter. */
 export const NPI_PATH_PARAM: PathParamSpec = {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { JsonSchema } from "./http/params.ts";
+import type { JsonSchema } from "../http/params.ts";
 
 const nullableString: JsonSchema = { type: ["string", "null"] };
 const nullableBoolean: JsonSchema = { type: ["boolean", "null"] };

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { allowedMethods, type Method, type ResponseSpec, type Route } from "./http/router.ts";
-import type { JsonSchema } from "./http/params.ts";
+import { allowedMethods, type Method, type ResponseSpec, type Route } from "../http/router.ts";
+import type { JsonSchema } from "../http/params.ts";
 import { COMPONENT_SCHEMAS } from "./schemas.ts";
 
 /** Title, version and description of the API. */

@@ -6,13 +6,19 @@
  * @module
  */
 import { Dataset } from "./dataset.ts";
-import type { Config } from "./config.ts";
-import type { Logger } from "./log.ts";
-import { openSqliteStore, type SqliteStore } from "./store/sqlite_store.ts";
-import { StoreOpenError } from "./store/store.ts";
-import { SearchPool } from "./search/pool.ts";
-import { renderSearchBody } from "./search/response.ts";
-import { dirname } from "./import/paths.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import { openSqliteStore } from "../store/sqlite_store.ts";
+import {
+  openSearchableStore,
+  type SearchableSqliteStore,
+  type SearchableStore,
+  withSearch,
+} from "../search/searcher.ts";
+import { StoreOpenError } from "../store/store.ts";
+import { SearchPool } from "../search/pool.ts";
+import { renderSearchBody } from "../search/response.ts";
+import { dirname } from "../import/paths.ts";
 
 function exists(path: string): boolean {
   try {
@@ -25,7 +31,7 @@ function exists(path: string): boolean {
 
 /** A database ready to serve: its store, and the pool that searches it (`null`: in-process). */
 export interface Serving {
-  store: SqliteStore;
+  store: SearchableStore;
   pool: SearchPool | null;
 }
 
@@ -43,9 +49,14 @@ export interface Serving {
  * ```
  */
 export async function openServing(path: string, config: Config, log: Logger): Promise<Serving> {
-  if (config.searchWorkers === 0) return { store: readWhole(openSqliteStore(path)), pool: null };
+  if (config.searchWorkers === 0) {
+    return { store: readWhole(openSearchableStore(path)), pool: null };
+  }
   // The workers search; this thread only reads records (detail, dataset, specialties).
-  const store = openSqliteStore(path, { lazyIndex: true, recordCacheBytes: 16 * 1024 * 1024 });
+  const store = withSearch(
+    openSqliteStore(path, { lazyIndex: true, recordCacheBytes: 16 * 1024 * 1024 }),
+    { lazy: true },
+  );
   try {
     const pool = await SearchPool.start({
       path,
@@ -61,12 +72,12 @@ export async function openServing(path: string, config: Config, log: Logger): Pr
     log.warn("search workers unavailable; searching on the serving thread", {
       error: error instanceof Error ? error.message : String(error),
     });
-    return { store: readWhole(openSqliteStore(path)), pool: null };
+    return { store: readWhole(openSearchableStore(path)), pool: null };
   }
 }
 
 /** Reads the whole search index now: searching on the serving thread, no search should pay for it. */
-function readWhole(store: SqliteStore): SqliteStore {
+function readWhole(store: SearchableSqliteStore): SearchableSqliteStore {
   while (store.warm());
   return store;
 }
@@ -132,7 +143,7 @@ function buildDemo(dataset: Dataset, config: Config, log: Logger): void {
     dataset.failed(message);
     return;
   }
-  const worker = new Worker(new URL("./demo/build_worker.ts", import.meta.url).href, {
+  const worker = new Worker(new URL("../demo/build_worker.ts", import.meta.url).href, {
     type: "module",
   });
   worker.onmessage = (event: MessageEvent) => {

@@ -6,8 +6,8 @@
  * @module
  */
 import type { App } from "./app.ts";
-import type { Config } from "./config.ts";
-import { flushLogs, type Logger } from "./log.ts";
+import type { Config } from "../config.ts";
+import { flushLogs, type Logger } from "../log.ts";
 
 /** What {@linkcode serve} needs. */
 export interface ServeOptions {

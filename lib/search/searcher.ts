@@ -1,0 +1,102 @@
+/**
+ * Searching over a store: the layer that puts the engine and its caches on
+ * top of a {@linkcode SqliteStore}'s connection and index. The store knows
+ * records and tables; this module knows queries.
+ *
+ * @module
+ */
+import type { ProviderStore } from "../store/store.ts";
+import {
+  openSqliteStore,
+  type SqliteStore,
+  type SqliteStoreOptions,
+} from "../store/sqlite_store.ts";
+import type { Watch } from "../deadline.ts";
+import { type EngineContext, ResultCache, search, type SearchPage } from "./engine.ts";
+import type { SearchQuery } from "./query.ts";
+import { WordSetCache } from "./word_sets.ts";
+import { FilterCache } from "./filter_lists.ts";
+import { TypoFinder } from "./text_query.ts";
+import { specialtyVocabulary } from "./specialty_words.ts";
+
+/** Runs searches. */
+export interface Searcher {
+  /** Runs a search; the watch's signal or deadline abandons it. */
+  search(query: SearchQuery, watch?: Watch): SearchPage;
+}
+
+/** A store that can also be searched: what routes and workers answer from. */
+export interface SearchableStore extends ProviderStore, Searcher {}
+
+/** A searchable SQLite store (its connection and index stay reachable). */
+export interface SearchableSqliteStore extends SqliteStore, Searcher {}
+
+/** Budgets of the caches a searcher keeps between searches. */
+export interface SearcherOptions {
+  /** Bytes of finished result sets. Default 32 MB. */
+  resultCacheBytes?: number;
+  /** Bytes of common words' unions. Default 128 MB. */
+  wordSetCacheBytes?: number;
+  /** Bytes of long filter unions (a specialty's codes, states). Default 48 MB. */
+  filterCacheBytes?: number;
+  /** Build the engine on the first search instead of now (see `lazyIndex`). */
+  lazy?: boolean;
+}
+
+/**
+ * Adds searching to an open store. The engine (typo finder, specialty
+ * vocabulary, caches) is built now, or on the first search with `lazy`.
+ *
+ * @example
+ * ```ts
+ * const store = withSearch(openSqliteStore("data/providers.db"));
+ * store.search(parseSearchParams(new URLSearchParams("q=smith"))).total;
+ * ```
+ */
+export function withSearch(
+  store: SqliteStore,
+  options: SearcherOptions = {},
+): SearchableSqliteStore {
+  let engine: EngineContext | undefined;
+  const load = (): EngineContext => {
+    if (engine) return engine;
+    const index = store.index;
+    return engine = {
+      db: store.db,
+      index,
+      typos: new TypoFinder(store.db),
+      specialties: specialtyVocabulary(index.codes, store.describe),
+      cache: new ResultCache(options.resultCacheBytes ?? 32 * 1024 * 1024),
+      wordSets: new WordSetCache(options.wordSetCacheBytes ?? 128 * 1024 * 1024),
+      filterLists: new FilterCache(options.filterCacheBytes ?? 48 * 1024 * 1024),
+    };
+  };
+  if (!options.lazy) load();
+  // The store is the prototype, so its lazy `index` getter stays lazy.
+  const searchable: SearchableSqliteStore = Object.create(store);
+  searchable.search = (query, watch = {}) =>
+    search(query, { ...load(), signal: watch.signal, deadline: watch.deadline });
+  return searchable;
+}
+
+/**
+ * Opens a database file and adds searching: {@linkcode openSqliteStore}
+ * then {@linkcode withSearch}, with the options of both.
+ *
+ * @example
+ * ```ts
+ * const store = openSearchableStore("data/providers.db");
+ * ```
+ */
+export function openSearchableStore(
+  path: string,
+  options: SqliteStoreOptions & SearcherOptions = {},
+): SearchableSqliteStore {
+  const store = openSqliteStore(path, options);
+  try {
+    return withSearch(store, { ...options, lazy: options.lazy ?? options.lazyIndex });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}
