@@ -91,11 +91,17 @@ export function buildOpenApi(routes: readonly Route[], info: ApiInfo): Record<st
           description: def.description,
           schema: def.schema,
         };
-        if ((def.schema as JsonSchema).type === "array") {
+        const list = (def.schema as JsonSchema).type === "array";
+        if (list) {
           parameter.style = "form";
           parameter.explode = false;
         }
-        if (def.example !== undefined) parameter.example = def.example;
+        // A list's example is the list (`a,b` is only how it is written in the URL).
+        if (def.example !== undefined) {
+          parameter.example = list && typeof def.example === "string"
+            ? def.example.split(",")
+            : def.example;
+        }
         parameters.push(parameter);
       }
       const responses: Record<string, unknown> = {};
@@ -138,6 +144,8 @@ export function buildOpenApi(routes: readonly Route[], info: ApiInfo): Record<st
     openapi: "3.1.0",
     info: { ...info, license: { name: "MIT", identifier: "MIT" } },
     servers: [{ url: "/" }],
+    // A public API: no operation needs credentials (rate limits are per client address).
+    security: [],
     paths,
     components: { schemas: COMPONENT_SCHEMAS },
   };
