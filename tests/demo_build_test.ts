@@ -2,6 +2,7 @@ import { assert, assertEquals } from "@std/assert";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
 import { isValidNpi } from "../lib/npi.ts";
+import { tableDigests } from "../scripts/db_digest.ts";
 
 Deno.test("[demo] the demo database is synthetic, deterministic and complete", async (t) => {
   const dir = await Deno.makeTempDir();
@@ -26,6 +27,15 @@ Deno.test("[demo] the demo database is synthetic, deterministic and complete", a
           sa.getProvidersById(ids).map((r) => r.provider),
           sb.getProvidersById(ids).map((r) => r.provider),
         );
+      });
+      await t.step("same seed, same tables: every table digest is equal", () => {
+        const da = tableDigests(`${dir}/a.db`), db = tableDigests(`${dir}/b.db`);
+        assert(da.size >= 10, `only ${da.size} tables`);
+        assertEquals([...da], [...db]);
+        buildDemoDatabase({ path: `${dir}/c.db`, records: 1500, seed: 8 });
+        const dc = tableDigests(`${dir}/c.db`);
+        assert(dc.get("record") !== da.get("record"), "another seed gives other records");
+        assertEquals(dc.get("taxonomy"), da.get("taxonomy"), "and the same code set");
       });
       await t.step("records are complete and located", () => {
         const all = sa.getProvidersById(Array.from({ length: 1500 }, (_, i) => i + 1)).map((r) =>

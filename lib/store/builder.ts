@@ -12,13 +12,7 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Endpoint, OtherLocation, OtherName, Provider } from "../provider.ts";
-import {
-  BASE_SCHEMA,
-  PROVIDER_TABLES,
-  SCHEMA_VERSION,
-  SIDE_INDEXES,
-  STAGE_SCHEMA,
-} from "./schema.ts";
+import { BASE_SCHEMA, SCHEMA_VERSION, SIDE_INDEXES, STAGE_SCHEMA } from "./schema.ts";
 import { BatchInsert } from "../index/batch_insert.ts";
 import { IndexBuilder, type IndexPart } from "../index/builder.ts";
 import { indexEntry, type NameOwner, otherNameTerms } from "../index/entry.ts";
@@ -27,6 +21,7 @@ import { specialtyWords } from "./specialty_words.ts";
 import { decodeProvider, encodeProvider } from "./codec.ts";
 import {
   deactivate,
+  deactivatedStub,
   postalKey,
   type PreparedProvider,
   type PreparedRecord,
@@ -38,11 +33,10 @@ import {
   type SideTable,
   type StoredRecord,
 } from "./prepare.ts";
-import { SIDE, unpackOtherName } from "./sides.ts";
+import { unpackOtherName } from "./sides.ts";
 import { sortKey } from "./sort_key.ts";
 import { NpiIndex } from "./npi_index.ts";
 import { GrowableColumn, GrowableList } from "../index/typed.ts";
-import { ZIP_DATASET } from "../geo/zip.ts";
 import {
   type RankedProviders,
   type RankKeyCounts,
@@ -52,27 +46,22 @@ import {
   type RankSource,
   zip9Of,
 } from "./rank_keys.ts";
-import type { RankMessage, RankRequest } from "./rank_worker.ts";
+import { rankInWorker } from "./rank_in_worker.ts";
+import { BUILD_PRAGMAS, BuildFiles, removeIfExists } from "./build_files.ts";
+import {
+  type BuildStats,
+  emptyStats,
+  type FileRecord,
+  type FinalizeProgress,
+  writeMeta,
+  writeTaxonomy,
+} from "./build_meta.ts";
+import { writeProviderTables } from "./provider_tables.ts";
+import { applyStagedSides, type Joins, SIDE_BITS, SIDE_TABLES } from "./reference_tables.ts";
 import { releaseMemory } from "../memory.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 
-/** One input file, as recorded in the dataset metadata. */
-export interface FileRecord {
-  kind: string;
-  name: string;
-  rows: number;
-  skipped: number;
-}
-
-/** Counts reported when a build is finalised. */
-export interface BuildStats {
-  providers: number;
-  active: number;
-  deactivated: number;
-  zipsNotFound: number;
-  orphans: number;
-  seconds: number;
-}
+export type { BuildStats, FileRecord, FinalizeProgress } from "./build_meta.ts";
 
 /** What describes the dataset being built. */
 export interface BuildOptions {
@@ -93,43 +82,9 @@ export interface BuildOptions {
   segmentEntries?: number;
 }
 
-/** Progress of the finalise step: `done` of `total` providers. */
-export type FinalizeProgress = (done: number, total: number, phase: string) => void;
-
-const BUILD_PRAGMAS = `
-PRAGMA journal_mode = OFF;
-PRAGMA synchronous = OFF;
-PRAGMA temp_store = FILE;
-PRAGMA cache_size = -65536;
-PRAGMA locking_mode = EXCLUSIVE;
-`;
-
-function removeIfExists(path: string): void {
-  try {
-    Deno.removeSync(path);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-}
-
-/** Provider rows written between two chances for other work (see {@linkcode IndexBuilder.writeBeside}). */
-const PROVIDER_ROWS_A_STEP = 100_000;
-
-/** The bit each side table sets. */
-const SIDE_BITS: Readonly<Record<SideTable, number>> = {
-  other_name: SIDE.otherNames,
-  location: SIDE.locations,
-  endpoint: SIDE.endpoints,
-};
-
-/** The side tables and the bit each sets. */
-const SIDE_TABLES = Object.entries(SIDE_BITS) as [SideTable, number][];
-
 /** Writes a new database file beside the target. */
 export class DatabaseBuilder {
-  /** The file being written. */
-  readonly tempPath: string;
-  readonly #stagePath: string;
+  readonly #paths: BuildFiles;
   readonly #options: BuildOptions;
   readonly #db: DatabaseSync;
   readonly #stage: DatabaseSync;
@@ -144,8 +99,6 @@ export class DatabaseBuilder {
   #seq = 0;
   /** Fresh builds: the index, filled as records arrive. */
   #index: IndexBuilder | null = null;
-  /** Scratch files of index parts built in other threads. */
-  readonly #partPaths = new Set<string>();
   /** The file part of each seq, for the seqs of parts after the first. */
   readonly #parts = new GrowableColumn((n) => new Uint8Array(n));
   /** Fresh builds: the NPI of each seq. */
@@ -177,11 +130,11 @@ export class DatabaseBuilder {
   readonly #insertSide: Record<SideTable, BatchInsert>;
   readonly #stageDeactivation: StatementSync;
 
-  private constructor(options: BuildOptions, tempPath: string, stagePath: string) {
+  private constructor(options: BuildOptions, paths: BuildFiles) {
     this.#options = options;
     this.#update = options.update ?? false;
-    this.tempPath = tempPath;
-    this.#stagePath = stagePath;
+    this.#paths = paths;
+    const { tempPath, stagePath } = paths;
     this.#batchSize = options.batchSize ?? 20_000;
     this.#db = new DatabaseSync(tempPath);
     this.#db.exec(BUILD_PRAGMAS);
@@ -238,17 +191,20 @@ export class DatabaseBuilder {
    * ```
    */
   static create(options: BuildOptions): DatabaseBuilder {
-    const stamp = `${Deno.pid}-${Date.now().toString(36)}`;
-    const tempPath = `${options.target}.building-${stamp}`;
-    const stagePath = `${options.target}.stage-${stamp}`;
-    if (options.update) Deno.copyFileSync(options.target, tempPath);
+    const paths = new BuildFiles(options.target);
+    if (options.update) Deno.copyFileSync(options.target, paths.tempPath);
     try {
-      return new DatabaseBuilder(options, tempPath, stagePath);
+      return new DatabaseBuilder(options, paths);
     } catch (error) {
-      removeIfExists(tempPath);
-      removeIfExists(stagePath);
+      removeIfExists(paths.tempPath);
+      removeIfExists(paths.stagePath);
       throw error;
     }
+  }
+
+  /** The file being written. */
+  get tempPath(): string {
+    return this.#paths.tempPath;
   }
 
   #newIndex(): IndexBuilder {
@@ -382,9 +338,7 @@ export class DatabaseBuilder {
 
   /** A scratch database file beside the stage, removed with the build. */
   #scratchPath(name: string): string {
-    const path = `${this.#stagePath}.${name}`;
-    this.#partPaths.add(path);
-    return path;
+    return this.#paths.scratch(name);
   }
 
   /** Updates: replaces the record of `npi`, or adds one. */
@@ -551,7 +505,15 @@ export class DatabaseBuilder {
       counts: this.#scratchPath("postings"),
     };
     const providers = async (pause: () => Promise<void>) => {
-      for (const _ of this.#writeProviders(ranked, active, sides, onProgress)) await pause();
+      const rows = writeProviderTables(
+        this.#db,
+        ranked,
+        active,
+        sides,
+        onProgress,
+        this.#npiData(),
+      );
+      for (const _ of rows) await pause();
     };
     if (!await index.writeBeside(this.#db, ranked, paths, providers, progress)) {
       this.#writeHere(ranked, active, sides, onProgress);
@@ -567,7 +529,9 @@ export class DatabaseBuilder {
     onProgress: FinalizeProgress,
   ): void {
     this.#db.exec("BEGIN");
-    for (const _ of this.#writeProviders(ranked, active, sides, onProgress));
+    for (
+      const _ of writeProviderTables(this.#db, ranked, active, sides, onProgress, this.#npiData())
+    );
     this.#db.exec("COMMIT");
     this.#index!.write(this.#db, ranked, (phase) => onProgress(ranked.size, ranked.size, phase));
   }
@@ -579,26 +543,13 @@ export class DatabaseBuilder {
    * result. No record can be added after it.
    */
   rankInBackground(): Promise<RankedProviders> {
-    if (this.#ranking) return this.#ranking;
-    const request: RankRequest = { sources: this.#rankSources(), options: this.#rankOptions() };
-    const worker = new Worker(new URL("./rank_worker.ts", import.meta.url).href, {
-      type: "module",
-    });
-    this.#ranking = new Promise<RankedProviders>((resolve, reject) => {
-      worker.onmessage = (event: MessageEvent<RankMessage>) => {
-        const message = event.data;
-        if (message.type === "done") resolve(message.ranked);
-        else reject(new Error(`Ranking the providers failed: ${message.message}`));
-      };
-      worker.onerror = (event) => {
-        event.preventDefault();
-        reject(new Error(`Ranking the providers failed: ${event.message}`));
-      };
-    }).finally(() => worker.terminate());
-    // A failure nobody waits for yet must not surface as an unhandled rejection.
-    this.#ranking.catch(() => {});
-    worker.postMessage(request);
+    this.#ranking ??= rankInWorker({ sources: this.#rankSources(), options: this.#rankOptions() });
     return this.#ranking;
+  }
+
+  /** The NPI of each seq. */
+  #npiData(): Float64Array {
+    return this.#npiBySeq.data;
   }
 
   /** Every writer's rank entries: the parts read in other threads, then this thread's. */
@@ -622,48 +573,6 @@ export class DatabaseBuilder {
     };
   }
 
-  /**
-   * Writes the provider table in rank order, with each record's side bits
-   * from `sides` (by seq), and its lookups by NPI and by ZIP+4, each in key
-   * order.
-   */
-  *#writeProviders(
-    ranked: RankedProviders,
-    active: Uint8Array,
-    sides: Uint8Array,
-    onProgress: FinalizeProgress,
-  ): Generator<void> {
-    const db = this.#db;
-    const n = ranked.size;
-    const { seqById } = ranked;
-    const npiBySeq = this.#npiBySeq.data;
-    onProgress(0, n, "provider table");
-    db.exec(PROVIDER_TABLES);
-    const rows = new BatchInsert(db, "INSERT INTO provider (id, npi, record, active, sides)", 5);
-    for (let id = 1; id <= n; id++) {
-      const seq = seqById[id]!;
-      rows.add(id, npiBySeq[seq]!, seq, active[id]!, sides[seq] ?? 0);
-      if (id % PROVIDER_ROWS_A_STEP === 0) yield;
-    }
-    rows.flush();
-    onProgress(n, n, "provider table");
-    const npis = new BatchInsert(db, "INSERT INTO provider_npi (npi, id)", 2);
-    const { idsByNpi } = ranked;
-    for (let k = 0; k < idsByNpi.length; k++) {
-      const id = idsByNpi[k]!;
-      npis.add(npiBySeq[seqById[id]!]!, id);
-      if (k % PROVIDER_ROWS_A_STEP === 0) yield;
-    }
-    npis.flush();
-    const zip9 = new BatchInsert(db, "INSERT INTO provider_zip9 (zip9, id)", 2);
-    const { zip9Ids, zip9Codes } = ranked;
-    for (let k = 0; k < zip9Ids.length; k++) {
-      zip9.add(zip9Codes[k]!, zip9Ids[k]!);
-      if (k % PROVIDER_ROWS_A_STEP === 0) yield;
-    }
-    zip9.flush();
-  }
-
   /** Whether each id is active (from the index flags, before writing the index lets them go). */
   #activeById(ranked: RankedProviders): Uint8Array {
     const active = new Uint8Array(ranked.size + 1);
@@ -680,7 +589,7 @@ export class DatabaseBuilder {
     onProgress(0, 1, "reference indexes");
     this.#db.exec(`PRAGMA threads = 2; ${SIDE_INDEXES}`);
     if (this.#update) {
-      this.#applyStagedSides();
+      applyStagedSides(this.#db, this.#stage);
       this.#applyDeactivations();
       this.#index = this.#reindex(onProgress);
       this.#npiIndex = NpiIndex.of(this.#npiBySeq.data, this.#rankSeqs.view());
@@ -696,17 +605,24 @@ export class DatabaseBuilder {
   /** Writes the taxonomy and the metadata, and closes the file. */
   #finish(stats: BuildStats, activeById: Uint8Array, started: number): BuildStats {
     const db = this.#db;
-    this.#writeTaxonomy();
+    const taxonomy = this.#options.taxonomy;
+    if (taxonomy) writeTaxonomy(db, taxonomy.entries);
     let active = 0;
     for (let id = 1; id < activeById.length; id++) active += activeById[id]!;
     stats.providers = activeById.length - 1;
     stats.active = active;
     stats.deactivated = stats.providers - active;
     stats.zipsNotFound += this.#zipsNotFound;
-    this.#writeMeta(stats);
+    writeMeta(db, {
+      source: this.#options.source,
+      update: this.#options.update ?? false,
+      files: this.#files,
+      taxonomySource: taxonomy?.source,
+      stats,
+    });
     this.#stage.close();
     db.close();
-    this.#removeScratch();
+    this.#paths.removeScratch();
     this.#done = true;
     stats.seconds = (performance.now() - started) / 1000;
     return stats;
@@ -728,16 +644,8 @@ export class DatabaseBuilder {
       } catch { /* already closed */ }
     }
     this.#index?.close();
-    removeIfExists(this.tempPath);
-    this.#removeScratch();
+    this.#paths.removeAll();
     this.#done = true;
-  }
-
-  #removeScratch(): void {
-    removeIfExists(this.#stagePath);
-    for (const path of this.#partPaths) {
-      for (const suffix of ["", "-journal", "-wal", "-shm"]) removeIfExists(path + suffix);
-    }
   }
 
   /**
@@ -808,25 +716,6 @@ export class DatabaseBuilder {
     db.exec("COMMIT");
   }
 
-  /** Updates: the weekly reference rows replace all rows of their kind for their NPI. */
-  #applyStagedSides(): void {
-    const db = this.#db;
-    db.exec("BEGIN");
-    for (const [table] of SIDE_TABLES) {
-      const remove = db.prepare(`DELETE FROM ${table} WHERE npi = ?`);
-      const insert = db.prepare(`INSERT INTO ${table} (npi, doc) VALUES (?, ?)`);
-      let last: number | null = null;
-      const staged = this.#stage.prepare(`SELECT npi, doc FROM ${table} ORDER BY npi, rowid`);
-      for (const row of staged.iterate()) {
-        const { npi, doc } = row as { npi: number; doc: string };
-        if (npi !== last) remove.run(npi);
-        last = npi;
-        insert.run(npi, doc);
-      }
-    }
-    db.exec("COMMIT");
-  }
-
   /** Updates: rebuilds the rank keys and the index from every record. */
   #reindex(onProgress: FinalizeProgress): IndexBuilder {
     const index = this.#newIndex();
@@ -858,99 +747,4 @@ export class DatabaseBuilder {
     }
     return joins;
   }
-
-  #writeTaxonomy(): void {
-    const taxonomy = this.#options.taxonomy;
-    if (!taxonomy) return;
-    const db = this.#db;
-    db.exec("DELETE FROM taxonomy");
-    const insert = db.prepare(
-      "INSERT OR REPLACE INTO taxonomy (code, display, grouping, classification, specialization, definition, section) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
-    db.exec("BEGIN");
-    for (const t of taxonomy.entries) {
-      insert.run(
-        t.code,
-        t.display,
-        t.grouping,
-        t.classification,
-        t.specialization,
-        t.definition,
-        t.section,
-      );
-    }
-    db.exec("COMMIT");
-  }
-
-  #writeMeta(stats: BuildStats): void {
-    const db = this.#db;
-    const previous = this.#options.update
-      ? JSON.parse(
-        (db.prepare("SELECT value FROM meta WHERE key = 'files'").get() as
-          | { value: string }
-          | undefined)?.value ??
-          "[]",
-      ) as FileRecord[]
-      : [];
-    const entries: Record<string, string | undefined> = {
-      schema_version: String(SCHEMA_VERSION),
-      source: this.#options.source,
-      synthetic: String(this.#options.source === "demo"),
-      built_at: new Date().toISOString(),
-      files: JSON.stringify([...previous, ...this.#files]),
-      taxonomy_source: this.#options.taxonomy?.source,
-      zip_dataset: ZIP_DATASET,
-      zips_not_found: String(stats.zipsNotFound),
-      records: String(stats.providers),
-      active: String(stats.active),
-    };
-    const put = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
-    db.exec("BEGIN");
-    for (const [key, value] of Object.entries(entries)) {
-      if (value !== undefined) put.run(key, value);
-    }
-    db.exec("COMMIT");
-  }
-}
-
-function emptyStats(): BuildStats {
-  return {
-    providers: 0,
-    active: 0,
-    deactivated: 0,
-    zipsNotFound: 0,
-    orphans: 0,
-    seconds: 0,
-  };
-}
-
-/** Reference rows joined to their records: a side bit per seq, and rows without a record. */
-interface Joins {
-  sides: Uint8Array;
-  orphans: number;
-}
-
-/** A record for an NPI known only from the deactivation report. */
-function deactivatedStub(npi: string): Provider {
-  return {
-    npi,
-    entity_type: null,
-    status: "deactivated",
-    name: "",
-    individual: null,
-    organization: null,
-    other_names: [],
-    taxonomies: [],
-    practice_location: null,
-    mailing_address: null,
-    other_locations: [],
-    identifiers: [],
-    endpoints: [],
-    replacement_npi: null,
-    enumeration_date: null,
-    last_updated: null,
-    certification_date: null,
-    deactivation_date: null,
-    reactivation_date: null,
-  };
 }

@@ -155,3 +155,35 @@ export function prepareEndpoint(npi: string, endpoint: Endpoint): PreparedRefere
   const doc = JSON.stringify(packEndpoint(endpoint));
   return { table: "endpoint", npi: Number(npi), doc, name: null, zipsNotFound: 0 };
 }
+
+/**
+ * A record for an NPI known only from the deactivation report.
+ *
+ * @example
+ * ```ts
+ * deactivatedStub("1003000126").status; // "deactivated"
+ * ```
+ */
+export function deactivatedStub(npi: string): Provider {
+  return {
+    npi,
+    entity_type: null,
+    status: "deactivated",
+    name: "",
+    individual: null,
+    organization: null,
+    other_names: [],
+    taxonomies: [],
+    practice_location: null,
+    mailing_address: null,
+    other_locations: [],
+    identifiers: [],
+    endpoints: [],
+    replacement_npi: null,
+    enumeration_date: null,
+    last_updated: null,
+    certification_date: null,
+    deactivation_date: null,
+    reactivation_date: null,
+  };
+}
