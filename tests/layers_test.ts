@@ -91,3 +91,21 @@ Deno.test("lib/ folders import only lower layers: no folder imports one that imp
   assert(edges > 50, `only ${edges} imports between folders found: is the scan broken?`);
   assertEquals(violations, []);
 });
+
+Deno.test("every module of lib/, routes/ and scripts/ opens with its module doc comment", async () => {
+  const missing: string[] = [];
+  let checked = 0;
+  for (const dir of ["lib/", "routes/", "scripts/"]) {
+    const base = new URL(`../${dir}`, import.meta.url);
+    for await (const path of sources(base)) {
+      checked++;
+      const text = await Deno.readTextFile(new URL(path, base));
+      const first = text.indexOf("*/");
+      if (!text.startsWith("/**") || !text.slice(0, first).includes("@module")) {
+        missing.push(dir + path);
+      }
+    }
+  }
+  assert(checked > 100, `only ${checked} modules found`);
+  assertEquals(missing, [], "start these files with a /** … @module */ comment");
+});
