@@ -110,7 +110,6 @@ export const PROBLEM_CONTENT_TYPE = "application/problem+json; charset=utf-8";
  */
 export function problemResponse(error: HttpError, requestId: string): Response {
   const problem: Problem = {
-    ...error.members,
     type: `/problems/${error.type}`,
     title: statusText(error.status),
     status: error.status,
@@ -118,6 +117,9 @@ export function problemResponse(error: HttpError, requestId: string): Response {
     request_id: requestId,
   };
   if (error.errors) problem.errors = error.errors;
+  for (const [name, value] of Object.entries(error.members)) {
+    if (!(name in problem)) problem[name] = value;
+  }
   return new Response(JSON.stringify(problem), {
     status: error.status,
     headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...error.headers },

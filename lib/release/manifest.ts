@@ -100,10 +100,18 @@ export function sourceDate(names: readonly string[]): string | null {
 }
 
 /**
+ * The source date of a dataset: the latest date in its source files' names;
+ * null for the demo (its "files" are named by seed, not period).
+ */
+export function datasetSourceDate(info: Pick<DatasetInfo, "source" | "files">): string | null {
+  return info.source === "nppes" ? datasetSourceDate(info) : null;
+}
+
+/**
  * The release id of a database: `<source>-<source date>-<build time>`, e.g.
  * `nppes-20260810-20260811T101512345Z`. The source date is the latest date
  * in the source files' names (the build date for files without one, as the
- * demo's); the build time tells apart two builds from the same files.
+ * demo); the build time tells apart two builds from the same files.
  *
  * @example
  * ```ts
@@ -112,7 +120,7 @@ export function sourceDate(names: readonly string[]): string | null {
  */
 export function releaseId(info: Pick<DatasetInfo, "source" | "built_at" | "files">): string {
   const built = info.built_at.replace(/[-:.]/g, "");
-  const date = sourceDate(info.files.map((f) => f.name)) ?? info.built_at.slice(0, 10);
+  const date = datasetSourceDate(info) ?? info.built_at.slice(0, 10);
   return `${info.source}-${date.replaceAll("-", "")}-${built}`;
 }
 
@@ -149,7 +157,7 @@ export async function buildManifest(db: string, info: DatasetInfo): Promise<Rele
     release: releaseId(info),
     created_at: new Date().toISOString(),
     source: info.source,
-    source_date: sourceDate(info.files.map((f) => f.name)),
+    source_date: datasetSourceDate(info),
     built_at: info.built_at,
     schema_version: info.schema_version,
     records: info.records,
@@ -265,7 +273,7 @@ export function readRelease(db: string, info: DatasetInfo): ReleaseInfo {
 export function bareRelease(info: DatasetInfo): ReleaseInfo {
   return {
     id: releaseId(info),
-    source_date: sourceDate(info.files.map((f) => f.name)),
+    source_date: datasetSourceDate(info),
     format_version: null,
     created_at: null,
     sha256: null,
