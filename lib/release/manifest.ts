@@ -103,8 +103,10 @@ export function sourceDate(names: readonly string[]): string | null {
  * The source date of a dataset: the latest date in its source files' names;
  * null for the demo (its "files" are named by seed, not period).
  */
-export function datasetSourceDate(info: Pick<DatasetInfo, "source" | "files">): string | null {
-  return info.source === "nppes" ? datasetSourceDate(info) : null;
+export function datasetSourceDate(
+  info: { source: DatasetInfo["source"]; files: readonly { name: string }[] },
+): string | null {
+  return info.source === "nppes" ? sourceDate(info.files.map((f) => f.name)) : null;
 }
 
 /**
@@ -118,7 +120,9 @@ export function datasetSourceDate(info: Pick<DatasetInfo, "source" | "files">): 
  * releaseId(store.dataset()); // "demo-20261125-20261125T105634123Z"
  * ```
  */
-export function releaseId(info: Pick<DatasetInfo, "source" | "built_at" | "files">): string {
+export function releaseId(
+  info: { source: DatasetInfo["source"]; built_at: string; files: readonly { name: string }[] },
+): string {
   const built = info.built_at.replace(/[-:.]/g, "");
   const date = datasetSourceDate(info) ?? info.built_at.slice(0, 10);
   return `${info.source}-${date.replaceAll("-", "")}-${built}`;
