@@ -130,6 +130,8 @@ export async function downloadRelease(
     let bytes = 0, reported = 0;
     {
       using file = await Deno.open(temp, { write: true, createNew: true });
+      // Marks the download as running (lib/release/leftovers.ts) while it is written.
+      if (Deno.build.os !== "windows") file.tryLockSync(true);
       try {
         for await (const chunk of response.body!) {
           bytes += chunk.length;

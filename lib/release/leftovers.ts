@@ -3,8 +3,12 @@
  * SIGKILL (the OOM killer, a power cut) cannot clean up, and leaves its
  * `<db>.building-<pid>-<stamp>` and `<db>.stage-<pid>-<stamp>*` files (and
  * their journals) beside the database — gigabytes at full scale. A release
- * download leaves `<db>.download-<pid>-<stamp>`. The next build finds the
- * ones whose process no longer runs and removes them.
+ * download leaves `<db>.download-<pid>-<stamp>`. A running build holds an
+ * advisory lock on its main file ({@linkcode holdBuildLock}), which the
+ * kernel drops when the process dies however it dies, so the next build
+ * tells the leftovers of dead builds from the files of live ones (even in
+ * another container sharing the volume, where pids say nothing) and
+ * removes them.
  *
  * @module
  */
@@ -37,47 +41,58 @@ function leftoverPattern(db: string): RegExp {
   );
 }
 
-/** Seconds since the epoch at which the machine booted (Linux), or null. */
-function bootTime(): number | null {
+/** Locks are advisory (flock) here; on Windows they are mandatory and would stop SQLite writing. */
+const ADVISORY_LOCKS = Deno.build.os !== "windows";
+
+/**
+ * Marks the build whose main file is `path` as running: opens it (creating
+ * it empty when `create`) and holds an exclusive advisory lock on it until
+ * the returned file is closed, or the process ends in any way (the kernel
+ * drops the lock of a killed process). Null where locks are not advisory.
+ *
+ * @example
+ * ```ts
+ * const lock = holdBuildLock(`${db}.building-${Deno.pid}-${stamp}`, true);
+ * // ... build ...
+ * lock?.close();
+ * ```
+ */
+export function holdBuildLock(path: string, create: boolean): Deno.FsFile | null {
+  if (!ADVISORY_LOCKS) return null;
+  const file = Deno.openSync(path, { read: true, write: create, create });
   try {
-    const line = Deno.readTextFileSync("/proc/stat").split("\n").find((l) => l.startsWith("btime"));
-    return line ? Number(line.split(/\s+/)[1]) : null;
-  } catch {
-    return null;
-  }
+    file.tryLockSync(true);
+  } catch { /* a file system without locks: the build is then only kept while young */ }
+  return file;
 }
 
 /**
- * Whether process `pid` that stamped its files at `stampMs` still runs:
- * true when it is this process; on Linux, when `/proc/<pid>` is a Deno
- * process that started before the stamp (a pid reused by a later process
- * does not count); where `/proc` is missing, true unless the stamp is more
- * than a day old. Exported for tests.
+ * Whether the build whose main file is `ownerPath` still runs: true while
+ * a process holds the lock {@linkcode holdBuildLock} takes; false when the
+ * lock is free or the file is gone (the build ended or was killed). Where
+ * locks are mandatory (Windows), builds are left alone.
  */
-export function buildStillRuns(pid: number, stampMs: number): boolean {
-  if (pid === Deno.pid) return true;
-  let hasProc = false;
+export function buildStillRuns(ownerPath: string): boolean {
+  if (!ADVISORY_LOCKS) return true;
+  let file: Deno.FsFile;
   try {
-    hasProc = Deno.statSync("/proc/self").isDirectory;
-  } catch { /* not Linux */ }
-  if (!hasProc) return Date.now() - stampMs < 24 * 3600 * 1000;
-  let cmdline: string, stat: string;
-  try {
-    cmdline = Deno.readTextFileSync(`/proc/${pid}/cmdline`);
-    stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    file = Deno.openSync(ownerPath, { read: true });
   } catch {
-    return false; // No such process.
+    return false;
   }
-  if (!/deno/i.test(cmdline)) return false;
-  // Field 22 (after the parenthesised name) is the start time in clock ticks after boot.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[19]);
-  const boot = bootTime();
-  if (boot === null || !Number.isFinite(ticks)) return true;
-  const startedMs = (boot + ticks / 100) * 1000;
-  // Started after the stamp (with slack for the tick size): the pid was reused.
-  return startedMs <= stampMs + 5_000;
+  try {
+    if (!file.tryLockSync(true)) return true;
+    file.unlockSync();
+    return false;
+  } catch {
+    return true; // Cannot tell: keep it.
+  } finally {
+    file.close();
+  }
 }
+
+/** A manifest's temporary file is a leftover once this old (it lives for milliseconds). */
+const MANIFEST_TEMP_MAX_AGE_MS = 3600 * 1000;
 
 /**
  * The leftovers beside `db` of builds whose process no longer runs.
@@ -109,12 +124,17 @@ export function findLeftovers(db: string): Leftover[] {
     } catch {
       continue;
     }
-    const pid = Number(match[2] ?? match[4]);
-    const stampMs = match[3] ? parseInt(match[3], 36) : stat.mtime?.getTime() ?? Date.now();
-    const key = `${pid}-${stampMs}`;
-    let runs = verdicts.get(key);
-    if (runs === undefined) verdicts.set(key, runs = buildStillRuns(pid, stampMs));
-    if (!runs) found.push({ path, bytes: stat.size, pid });
+    const [, kind, pid, stamp, manifestPid] = match;
+    let runs: boolean;
+    if (manifestPid !== undefined) {
+      runs = Date.now() - (stat.mtime?.getTime() ?? 0) < MANIFEST_TEMP_MAX_AGE_MS;
+    } else {
+      // A build's stage files belong to its main (building) file, which holds the lock.
+      const owner = `${db}.${kind === "download" ? "download" : "building"}-${pid}-${stamp}`;
+      runs = verdicts.get(owner) ?? buildStillRuns(owner);
+      verdicts.set(owner, runs);
+    }
+    if (!runs) found.push({ path, bytes: stat.size, pid: Number(pid ?? manifestPid) });
   }
   return found.sort((a, b) => a.path.localeCompare(b.path));
 }

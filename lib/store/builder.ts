@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { holdBuildLock } from "../release/leftovers.ts";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Endpoint, OtherLocation, OtherName, Provider } from "../provider.ts";
 import {
@@ -130,6 +131,8 @@ export class DatabaseBuilder {
   /** The file being written. */
   readonly tempPath: string;
   readonly #stagePath: string;
+  /** The lock on the building file that marks this build as running. */
+  #lock: Deno.FsFile | null = null;
   readonly #options: BuildOptions;
   readonly #db: DatabaseSync;
   readonly #stage: DatabaseSync;
@@ -242,9 +245,15 @@ export class DatabaseBuilder {
     const tempPath = `${options.target}.building-${stamp}`;
     const stagePath = `${options.target}.stage-${stamp}`;
     if (options.update) Deno.copyFileSync(options.target, tempPath);
+    // Held until commit or abort, or until the process dies: tells a later build that this one
+    // still runs, so that only the files of killed builds are removed (lib/release/leftovers.ts).
+    const lock = holdBuildLock(tempPath, !options.update);
     try {
-      return new DatabaseBuilder(options, tempPath, stagePath);
+      const builder = new DatabaseBuilder(options, tempPath, stagePath);
+      builder.#lock = lock;
+      return builder;
     } catch (error) {
+      lock?.close();
       removeIfExists(tempPath);
       removeIfExists(stagePath);
       throw error;
@@ -716,6 +725,7 @@ export class DatabaseBuilder {
   commit(): void {
     if (!this.#done) throw new Error("Cannot commit a build before finalize()");
     Deno.renameSync(this.tempPath, this.#options.target);
+    this.#releaseLock();
     removeIfExists(`${this.#options.target}-wal`);
     removeIfExists(`${this.#options.target}-shm`);
   }
@@ -730,7 +740,15 @@ export class DatabaseBuilder {
     this.#index?.close();
     removeIfExists(this.tempPath);
     this.#removeScratch();
+    this.#releaseLock();
     this.#done = true;
+  }
+
+  #releaseLock(): void {
+    try {
+      this.#lock?.close();
+    } catch { /* closed */ }
+    this.#lock = null;
   }
 
   #removeScratch(): void {
