@@ -71,6 +71,14 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
         type: "array",
         items: object({ parameter: { type: "string" }, message: { type: "string" } }),
       },
+      cursor_release: {
+        type: "string",
+        description: "`/problems/release-changed`: the release the cursor was issued on",
+      },
+      current_release: {
+        type: "string",
+        description: "`/problems/release-changed`: the release served now",
+      },
     },
     required: ["type", "title", "status", "detail", "request_id"],
   },

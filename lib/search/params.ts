@@ -232,7 +232,9 @@ export const SEARCH_PARAMS = defineQuery({
   cursor: text({
     description:
       "Opaque `next_cursor` of the previous page: walks any result set to its end without " +
-      "duplicates or gaps. Not combined with `offset`.",
+      "duplicates or gaps. Not combined with `offset`. A cursor is bound to the dataset release " +
+      "that issued it: after a new release it answers 410 (`/problems/release-changed`), and the " +
+      "walk starts again without `cursor`.",
     maxLength: 512,
   }),
   facets: list(
