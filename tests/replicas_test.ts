@@ -34,11 +34,11 @@ function localNginxConf(dir: string, port: number, replicas: number[]): string {
   };
   replace(/^user nginx;$/m, Deno.uid?.() === 0 ? "user root;" : "");
   replace(/^pid .*;$/m, `pid ${dir}/nginx.pid;`);
-  replace(/^  access_log .*;$/m, `  access_log ${dir}/access.log replicas;`);
+  replace(/^ {2}access_log .*;$/m, `  access_log ${dir}/access.log replicas;`);
   replace(/^error_log .*;$/m, `error_log ${dir}/error.log warn;`);
   replace(/proxy_cache_path \/var\/cache\/nginx\/providers/, `proxy_cache_path ${dir}/cache`);
   replace(
-    /(    server replica\d:7860 [^\n]*\n){3}/,
+    /( {4}server replica\d:7860 [^\n]*\n){3}/,
     replicas.map((p) => `    server 127.0.0.1:${p} max_fails=3 fail_timeout=10s;\n`).join(""),
   );
   replace(/listen 8080;/, `listen 127.0.0.1:${port};`);
