@@ -236,6 +236,38 @@ Deno.test("[release] fetching checks size, SHA-256 and contents, over a path and
       await assertRejects(() => downloadRelease(published, target), ReleaseFetchError, "bytes");
       assertEquals([...Deno.readDirSync(`${dir}/replica`)], []);
     });
+    await t.step("a download that stalls is abandoned", async () => {
+      const stalled = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+        // Headers and a first chunk, then nothing.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new Uint8Array(1024));
+          },
+          pull() {
+            return new Promise((resolve) => timer = setTimeout(resolve, 5_000));
+          },
+          cancel() {
+            clearTimeout(timer);
+          },
+        });
+        return new Response(body);
+      });
+      try {
+        const published = {
+          manifest,
+          databaseUrl: new URL(`http://127.0.0.1:${stalled.addr.port}/x.db`),
+        };
+        await assertRejects(
+          () => downloadRelease(published, target, { idleTimeoutMs: 300 }),
+          ReleaseFetchError,
+          "stalled",
+        );
+        assertEquals([...Deno.readDirSync(`${dir}/replica`)], []);
+      } finally {
+        await stalled.shutdown();
+      }
+    });
     await t.step("a missing manifest or database: the HTTP status is named", async () => {
       await assertRejects(
         () => fetchManifest(`${origin}/nothing.release.json`),
@@ -375,6 +407,55 @@ Deno.test("[cursor] a cursor from another release is 410 release-changed, never 
     assertEquals(other.errors?.[0]?.parameter, "cursor");
     await assertProblem(await app.request("/v1/providers/search?cursor=bm90LWEtY3Vyc29y"), 400);
     store.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("[release] deno task release: publish, then fetch as an init container does", async () => {
+  const dir = await Deno.makeTempDir();
+  const run = async (...args: string[]) => {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-read",
+        "--allow-write",
+        "--allow-env",
+        "--allow-net",
+        "--allow-sys",
+        `${new URL("../scripts/release.ts", import.meta.url).pathname}`,
+        ...args,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+    return { code: output.code, text };
+  };
+  try {
+    const built = await demoRelease(`${dir}/built.db`, 500, 4);
+    const published = await run("publish", "--db", `${dir}/built.db`, "--to", `${dir}/releases`);
+    assertEquals(published.code, 0, published.text);
+    assertMatch(published.text, new RegExp(`Published release ${built.release}`));
+
+    const target = `${dir}/pod/data/providers.db`;
+    const from = `${dir}/releases/current.release.json`;
+    const fetched = await run("fetch", "--from", from, "--db", target);
+    assertEquals(fetched.code, 0, fetched.text);
+    assertMatch(fetched.text, /SHA-256 verified/);
+    assertEquals(await sha256(target), built.database.sha256);
+    assertEquals(readJson<ReleaseManifest>(manifestPath(target)).release, built.release);
+
+    const again = await run("fetch", "--from", from, "--db", target);
+    assertEquals(again.code, 0, again.text);
+    assertMatch(again.text, /already is release/);
+
+    const missing = await run("fetch", "--from", `${dir}/nowhere.json`, "--db", target);
+    assertEquals(missing.code, 1);
+    assertMatch(missing.text, /^error: Cannot fetch/m);
+    const usage = await run("pull");
+    assertEquals(usage.code, 2);
+    assertMatch(usage.text, /Unknown command 'pull'/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

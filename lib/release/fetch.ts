@@ -48,11 +48,49 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A download that receives nothing for this long is abandoned (a stalled server or network). */
+const IDLE_TIMEOUT_MS = 60_000;
+
+/**
+ * A signal that aborts after `ms` without {@linkcode Watchdog.feed}, or
+ * with `outer`; {@linkcode Watchdog.stop} clears its timer.
+ */
+class Watchdog {
+  readonly #controller = new AbortController();
+  readonly #ms: number;
+  readonly #what: string;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly signal: AbortSignal;
+
+  constructor(ms: number, what: string, outer?: AbortSignal) {
+    this.#ms = ms;
+    this.#what = what;
+    this.signal = outer
+      ? AbortSignal.any([outer, this.#controller.signal])
+      : this.#controller.signal;
+    this.feed();
+  }
+
+  feed(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#controller.abort(
+        new ReleaseFetchError(`${this.#what}: nothing received for ${this.#ms / 1000} s`),
+      );
+    }, this.#ms);
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+  }
+}
+
 async function open(url: URL, signal?: AbortSignal): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(url, { signal, headers: { "Cache-Control": "no-cache" } });
   } catch (error) {
+    if (signal?.reason instanceof ReleaseFetchError) throw signal.reason;
     throw new ReleaseFetchError(`Cannot fetch '${url.href}': ${reason(error)}`);
   }
   if (!response.ok) {
@@ -82,6 +120,15 @@ export async function fetchManifest(
   signal?: AbortSignal,
 ): Promise<PublishedRelease> {
   const url = releaseLocation(location);
+  const watchdog = new Watchdog(IDLE_TIMEOUT_MS, `Cannot fetch '${url.href}'`, signal);
+  try {
+    return await readManifest(url, watchdog.signal);
+  } finally {
+    watchdog.stop();
+  }
+}
+
+async function readManifest(url: URL, signal: AbortSignal): Promise<PublishedRelease> {
   const response = await open(url, signal);
   const declared = Number(response.headers.get("content-length") ?? 0);
   if (declared > MAX_MANIFEST_BYTES) {
@@ -119,13 +166,23 @@ export type DownloadProgress = (bytes: number, total: number) => void;
 export async function downloadRelease(
   release: PublishedRelease,
   db: string,
-  options: { signal?: AbortSignal; onProgress?: DownloadProgress } = {},
+  options: {
+    signal?: AbortSignal;
+    onProgress?: DownloadProgress;
+    /** Abandon the download after this long without data; default 60 s. */
+    idleTimeoutMs?: number;
+  } = {},
 ): Promise<string> {
   const { manifest, databaseUrl } = release;
   const expected = manifest.database;
   const temp = `${db}.download-${Deno.pid}-${Date.now().toString(36)}`;
+  const watchdog = new Watchdog(
+    options.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
+    `Download of '${databaseUrl.href}' stalled`,
+    options.signal,
+  );
   try {
-    const response = await open(databaseUrl, options.signal);
+    const response = await open(databaseUrl, watchdog.signal);
     const hash = createHash("sha256");
     let bytes = 0, reported = 0;
     {
@@ -134,6 +191,7 @@ export async function downloadRelease(
       if (Deno.build.os !== "windows") file.tryLockSync(true);
       try {
         for await (const chunk of response.body!) {
+          watchdog.feed();
           bytes += chunk.length;
           if (bytes > expected.bytes) {
             throw new ReleaseFetchError(
@@ -150,6 +208,7 @@ export async function downloadRelease(
         }
       } catch (error) {
         if (error instanceof ReleaseFetchError) throw error;
+        if (watchdog.signal.reason instanceof ReleaseFetchError) throw watchdog.signal.reason;
         throw new ReleaseFetchError(`Download of '${databaseUrl.href}' failed: ${reason(error)}`);
       }
     }
@@ -166,9 +225,11 @@ export async function downloadRelease(
           "the file is corrupt or belongs to another release",
       );
     }
+    watchdog.stop();
     checkDatabase(temp, manifest);
     return temp;
   } catch (error) {
+    watchdog.stop();
     try {
       Deno.removeSync(temp);
     } catch { /* never created */ }
