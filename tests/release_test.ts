@@ -460,3 +460,37 @@ Deno.test("[release] deno task release: publish, then fetch as an init container
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("[release] with PROVIDERS_DB_POLL_SECONDS a replica finds a new release by itself", async () => {
+  const dir = await Deno.makeTempDir();
+  const config = {
+    ...loadConfig({}),
+    databasePath: `${dir}/replica/providers.db`,
+    releaseUrl: `${dir}/published/current.release.json`,
+    releasePollSeconds: 1,
+    searchWorkers: 0,
+  };
+  const dataset = new Dataset();
+  try {
+    const first = await demoRelease(`${dir}/a.db`, 300, 5);
+    await publishRelease(`${dir}/a.db`, `${dir}/published`);
+    const follower = followReleases(config, createLogger({ write() {} }), dataset);
+    try {
+      await follower.started;
+      assertEquals(dataset.release().id, first.release);
+      const second = await demoRelease(`${dir}/b.db`, 400, 6);
+      await publishRelease(`${dir}/b.db`, `${dir}/published`);
+      const deadline = Date.now() + 10_000;
+      while (dataset.release().id !== second.release) {
+        assert(Date.now() < deadline, "the poll did not pick up the new release");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assertEquals(dataset.store().dataset().records, 400);
+    } finally {
+      follower.stop();
+    }
+  } finally {
+    await dataset.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
