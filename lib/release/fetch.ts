@@ -162,6 +162,13 @@ export type DownloadProgress = (bytes: number, total: number) => void;
  * the manifest, and that it is the provider database the manifest
  * describes. Returns the temporary file's path; on any failure the file is
  * removed and a {@linkcode ReleaseFetchError} says why.
+ *
+ * @example
+ * ```ts
+ * const published = await fetchManifest(config.releaseUrl);
+ * const temp = await downloadRelease(published, "data/providers.db");
+ * await installRelease(temp, "data/providers.db", published.manifest);
+ * ```
  */
 export async function downloadRelease(
   release: PublishedRelease,
@@ -262,6 +269,11 @@ function checkDatabase(path: string, manifest: ReleaseManifest): void {
 /**
  * Puts a downloaded release in place at `db` (an atomic rename; open
  * stores keep reading the file they opened) and writes its manifest beside.
+ *
+ * @example
+ * ```ts
+ * await installRelease(temp, "data/providers.db", published.manifest);
+ * ```
  */
 export async function installRelease(
   temp: string,

@@ -71,6 +71,11 @@ export function holdBuildLock(path: string, create: boolean): Deno.FsFile | null
  * a process holds the lock {@linkcode holdBuildLock} takes; false when the
  * lock is free or the file is gone (the build ended or was killed). Where
  * locks are mandatory (Windows), builds are left alone.
+ *
+ * @example
+ * ```ts
+ * buildStillRuns("data/providers.db.building-4242-mww0jf57"); // false once 4242 was killed
+ * ```
  */
 export function buildStillRuns(ownerPath: string): boolean {
   if (!ADVISORY_LOCKS) return true;

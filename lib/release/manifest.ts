@@ -102,6 +102,11 @@ export function sourceDate(names: readonly string[]): string | null {
 /**
  * The source date of a dataset: the latest date in its source files' names;
  * null for the demo (its "files" are named by seed, not period).
+ *
+ * @example
+ * ```ts
+ * datasetSourceDate(store.dataset()); // "2026-08-10"
+ * ```
  */
 export function datasetSourceDate(
   info: { source: DatasetInfo["source"]; files: readonly { name: string }[] },
@@ -153,6 +158,11 @@ export async function hashFile(path: string): Promise<{ sha256: string; bytes: n
 /**
  * Builds the manifest of the database at `db` (described by `info`, its
  * `/v1/dataset` body): hashes the file.
+ *
+ * @example
+ * ```ts
+ * const manifest = await buildManifest("data/providers.db", store.dataset());
+ * ```
  */
 export async function buildManifest(db: string, info: DatasetInfo): Promise<ReleaseManifest> {
   const { sha256, bytes } = await hashFile(db);
@@ -257,6 +267,12 @@ export function parseManifest(text: string): ReleaseManifest {
  * manifest's checksum and times when `<db>.release.json` exists and
  * describes this very database (same release id and size). Never throws: a
  * missing or unreadable manifest gives the id alone.
+ *
+ * @example
+ * ```ts
+ * const release = readRelease("data/providers.db", store.dataset());
+ * dataset.ready(store, pool, release);
+ * ```
  */
 export function readRelease(db: string, info: DatasetInfo): ReleaseInfo {
   const release = bareRelease(info);
@@ -273,7 +289,12 @@ export function readRelease(db: string, info: DatasetInfo): ReleaseInfo {
   return release;
 }
 
-/** The release of a database without a manifest file (fixtures, stores built in memory). */
+/** The release of a database without a manifest file (fixtures, stores built in memory). *
+ * @example
+ * ```ts
+ * bareRelease(store.dataset()).sha256; // null
+ * ```
+ */
 export function bareRelease(info: DatasetInfo): ReleaseInfo {
   return {
     id: releaseId(info),
