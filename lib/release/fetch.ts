@@ -9,6 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
+import { resolve } from "node:path";
 import {
   manifestPath,
   parseManifest,
@@ -41,7 +42,7 @@ const MAX_MANIFEST_BYTES = 1 << 20;
  */
 export function releaseLocation(raw: string): URL {
   if (/^(https?|file):/i.test(raw)) return new URL(raw);
-  return pathToFileURL(raw.startsWith("/") ? raw : `${Deno.cwd()}/${raw}`);
+  return pathToFileURL(resolve(raw));
 }
 
 function reason(error: unknown): string {
