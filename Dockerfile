@@ -1,6 +1,8 @@
 # Provider Search API — container image.
 # Build: docker build -t provider-search .
 # Run:   docker run -p 7860:7860 -v provider-data:/app/data provider-search
+# As a replica following published releases (docs/deployment.md):
+#        docker run -e PROVIDERS_DB_URL=https://releases.example.org/current.release.json ...
 FROM denoland/deno:2.9.6
 
 WORKDIR /app
@@ -10,7 +12,9 @@ COPY deno.json deno.lock ./
 COPY lib/ lib/
 COPY routes/ routes/
 COPY main.ts ./
-RUN deno install --frozen --entrypoint main.ts
+# scripts/release.ts fetches a release in an init container (deploy/k8s/deployment.yaml).
+COPY scripts/release.ts scripts/
+RUN deno install --frozen --entrypoint main.ts scripts/release.ts
 
 COPY static/ static/
 COPY scripts/ scripts/

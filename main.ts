@@ -22,8 +22,16 @@ export const handler = app.handler;
 if (import.meta.main) {
   const { serve } = await import("./lib/service/serve.ts");
   const { reloadOnHangup, startDataset } = await import("./lib/service/startup.ts");
-  startDataset(config, log, dataset);
-  const stopReloading = reloadOnHangup(config, log, dataset);
+  const { followReleases } = await import("./lib/service/replica.ts");
+  let stopReloading: () => void;
+  if (config.releaseUrl) {
+    // A replica: fetches releases from PROVIDERS_DB_URL (at start, on SIGHUP, every poll interval).
+    const follower = followReleases(config, log, dataset);
+    stopReloading = follower.stop;
+  } else {
+    startDataset(config, log, dataset);
+    stopReloading = reloadOnHangup(config, log, dataset);
+  }
   await serve({
     app,
     config,

@@ -24,7 +24,7 @@ for (const q of qs) {
     const params = SEARCH_PARAMS.parse(url);
     const query = toSearchQuery(params, {
       specialties: specialtyIndex(store),
-      cursorScope: queryFingerprint(url),
+      cursorScope: { query: queryFingerprint(url), release: "bench" },
       url,
     });
     const page = store.search(query);

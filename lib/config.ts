@@ -29,6 +29,14 @@ export interface Config {
   demoRecords: number;
   /** `DEMO_SEED`: seed of the demo dataset. */
   demoSeed: number;
+  /**
+   * `PROVIDERS_DB_URL`: where releases are published, as the URL (`http:`,
+   * `https:`, `file:`) or path of a release manifest; null = serve
+   * `PROVIDERS_DB` as it is.
+   */
+  releaseUrl: string | null;
+  /** `PROVIDERS_DB_POLL_SECONDS`: how often to look for a new release at `PROVIDERS_DB_URL`; 0 = only on SIGHUP. */
+  releasePollSeconds: number;
 }
 
 /** Documentation of every variable, for the README and start-up errors. */
@@ -55,7 +63,42 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     meaning: "providers in the demo built on first start",
   },
   { name: "DEMO_SEED", default: "20260810", meaning: "seed of the demo dataset" },
+  {
+    name: "PROVIDERS_DB_URL",
+    default: "(unset)",
+    meaning: "release manifest to fetch releases from (http(s) URL, file: URL or path)",
+  },
+  {
+    name: "PROVIDERS_DB_POLL_SECONDS",
+    default: "0 (SIGHUP only)",
+    meaning: "seconds between looks for a new release at PROVIDERS_DB_URL",
+  },
 ];
+
+/**
+ * Checks a `PROVIDERS_DB_URL` value: an `http:`, `https:` or `file:` URL,
+ * or a file path; returns a problem to report, or null.
+ *
+ * @example
+ * ```ts
+ * releaseUrlProblem("ftp://host/x"); // "PROVIDERS_DB_URL must be an http(s) or file: URL ..."
+ * ```
+ */
+export function releaseUrlProblem(raw: string): string | null {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(raw)?.[1]?.toLowerCase();
+  // A Windows drive letter ("C:\\releases") is a path, not a scheme.
+  if (scheme === undefined || /^[A-Za-z]:[\\/]/.test(raw)) return null;
+  if (scheme !== "http" && scheme !== "https" && scheme !== "file") {
+    return `PROVIDERS_DB_URL must be an http(s) or file: URL or a file path, got '${raw}'`;
+  }
+  try {
+    const url = new URL(raw);
+    if (scheme !== "file" && !url.hostname) throw new TypeError("no host");
+  } catch {
+    return `PROVIDERS_DB_URL is not a valid URL: '${raw}'`;
+  }
+  return null;
+}
 
 /**
  * The default `SEARCH_WORKERS`: one core is left to the serving thread
@@ -102,6 +145,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (header && !/^[A-Za-z0-9-]{1,64}$/.test(header)) {
     problems.push(`TRUST_PROXY_HEADER must be a header name, got '${header}'`);
   }
+  const releaseUrl = env.PROVIDERS_DB_URL?.trim() || null;
+  if (releaseUrl) {
+    const problem = releaseUrlProblem(releaseUrl);
+    if (problem) problems.push(problem);
+  }
   const config: Config = {
     port: integerVar(env, "PORT", 7860, 0, 65535, problems),
     host: env.HOST?.trim() || "0.0.0.0",
@@ -113,7 +161,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxyHeader: header || null,
     demoRecords: integerVar(env, "DEMO_RECORDS", 100_000, 1, 20_000_000, problems),
     demoSeed: integerVar(env, "DEMO_SEED", 20260810, 0, 2 ** 32 - 1, problems),
+    releaseUrl,
+    releasePollSeconds: integerVar(env, "PROVIDERS_DB_POLL_SECONDS", 0, 0, 7 * 24 * 3600, problems),
   };
+  if (config.releasePollSeconds > 0 && !releaseUrl) {
+    problems.push("PROVIDERS_DB_POLL_SECONDS needs PROVIDERS_DB_URL (where to look for releases)");
+  }
   if (problems.length > 0) throw new TypeError(`Invalid configuration: ${problems.join("; ")}`);
   return config;
 }

@@ -6,7 +6,7 @@
 import { endpoint, type ResponseSpec, type Route } from "../lib/http/router.ts";
 import { jsonText } from "../lib/http/json.ts";
 import { ref } from "../lib/api/schemas.ts";
-import type { Dataset } from "../lib/service/dataset.ts";
+import { type Dataset, RELEASE_HEADER } from "../lib/service/dataset.ts";
 import { queryFingerprint, SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
 import { type SearchJob, searchResponseBody } from "../lib/search/response.ts";
 import { clock } from "../lib/deadline.ts";
@@ -45,28 +45,46 @@ export function searchRoute(dataset: Dataset): Route {
         tags: ["providers"],
         query: SEARCH_PARAMS,
         responses: {
-          "200": { description: "A page of results", schema: ref("SearchResponse") },
+          "200": {
+            description: "A page of results",
+            schema: ref("SearchResponse"),
+            headers: {
+              [RELEASE_HEADER]: {
+                description: "The dataset release that answered (see `GET /v1/dataset`)",
+                schema: { type: "string" },
+              },
+            },
+          },
+          "410": {
+            description:
+              "`cursor` was issued on another dataset release (the dataset was updated " +
+              "during the walk; problem type `/problems/release-changed`, with `cursor_release` " +
+              "and `current_release`): start the walk again without `cursor`.",
+            contentType: "application/problem+json",
+            schema: { $ref: "#/components/schemas/Problem" },
+          },
           "503": SEARCH_UNAVAILABLE,
         },
       }, (_request, ctx, params) => {
         const startedAt = clock();
         const store = dataset.store();
         const pool = dataset.pool();
-        const info = store.dataset();
-        const cursorScope = `${
-          queryFingerprint(ctx.url.searchParams)
-        }|${info.built_at}|${info.records}`;
+        const release = dataset.release().id;
+        const cursorScope = { query: queryFingerprint(ctx.url.searchParams), release };
         const query = toSearchQuery(params, {
           specialties: specialtyIndex(store),
           cursorScope,
           url: ctx.url.searchParams,
         });
         const job: SearchJob = { query, cursorScope, startedAt };
+        // The release that answers, read with the store: a swap meanwhile does not change it.
+        const respond = (body: string) =>
+          jsonText(body, { headers: { [RELEASE_HEADER]: release } });
         if (pool) {
           const body = pool.answer(job, { signal: ctx.signal, deadline: ctx.deadline });
-          return typeof body === "string" ? jsonText(body) : body.then(jsonText);
+          return typeof body === "string" ? respond(body) : body.then(respond);
         }
-        return jsonText(searchResponseBody(store, job, { deadline: ctx.deadline }));
+        return respond(searchResponseBody(store, job, { deadline: ctx.deadline }));
       }),
     },
   };

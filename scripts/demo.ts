@@ -9,7 +9,9 @@ import { buildDemoDatabase } from "../lib/demo/build.ts";
 import { writeDemoCsv } from "../lib/demo/csv.ts";
 import { DEMO_DEFAULT_SEED } from "../lib/demo/generate.ts";
 import { createProgress } from "../lib/import/progress.ts";
-import { dirname } from "../lib/import/paths.ts";
+import { dirname } from "../lib/paths.ts";
+import { describeLeftovers, removeLeftovers } from "../lib/store/build_leftovers.ts";
+import { writeReleaseManifest } from "../lib/release/write.ts";
 
 const USAGE = `Usage: deno task demo [--db FILE] [--records N] [--seed S] [--csv DIR]
 
@@ -62,6 +64,8 @@ if (import.meta.main) {
       const db = args.db ?? Deno.env.get("PROVIDERS_DB") ?? "data/providers.db";
       await Deno.mkdir(dirname(db), { recursive: true });
       const progress = createProgress();
+      const leftovers = removeLeftovers(db);
+      if (leftovers.length) progress.note(describeLeftovers(leftovers));
       progress.start("demo", records * 2);
       const stats = buildDemoDatabase({
         path: db,
@@ -75,7 +79,11 @@ if (import.meta.main) {
           stats.active.toLocaleString("en-US")
         } active) in ${seconds.toFixed(1)} s`,
       );
+      const release = await writeReleaseManifest(db);
       console.log(`Built ${db}: synthetic demo data, seed ${seed}`);
+      console.log(
+        `Release ${release.release}: ${db}.release.json (sha256 ${release.database.sha256})`,
+      );
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -56,6 +56,9 @@ if (import.meta.main) {
         `  ZIPs         ${
           s.zipsNotFound.toLocaleString("en-US")
         } practice ZIPs not found in the ZIP dataset`,
+        `  release      ${summary.release.release} (${
+          summary.release.database.bytes.toLocaleString("en-US")
+        } bytes, sha256 ${summary.release.database.sha256}) in ${db}.release.json`,
         `  orphans      ${
           s.orphans.toLocaleString("en-US")
         } reference rows for NPIs not in the main file`,

@@ -14,6 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["geo", "taxonomy", "nppes", "http"],
   ["index"],
   ["store"],
+  ["release"],
   ["search", "import", "demo", "api"],
   ["service"],
 ];

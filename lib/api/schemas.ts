@@ -71,6 +71,14 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
         type: "array",
         items: object({ parameter: { type: "string" }, message: { type: "string" } }),
       },
+      cursor_release: {
+        type: "string",
+        description: "`/problems/release-changed`: the release the cursor was issued on",
+      },
+      current_release: {
+        type: "string",
+        description: "`/problems/release-changed`: the release served now",
+      },
     },
     required: ["type", "title", "status", "detail", "request_id"],
   },
@@ -210,8 +218,27 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       taxonomy_source: { type: "string" },
       zip_dataset: { type: "string" },
       zips_not_found: { type: "integer" },
+      release: {
+        type: "object",
+        description: "The release being served. `id` binds paging cursors; the other fields come " +
+          "from the release manifest beside the database (`<db>.release.json`) and are null " +
+          "without one.",
+        properties: {
+          id: { type: "string", example: "nppes-20260810-20260811T101512345Z" },
+          source_date: {
+            type: ["string", "null"],
+            format: "date",
+            description: "The latest date in the source files' names",
+          },
+          format_version: { type: ["integer", "null"] },
+          created_at: { type: ["string", "null"], format: "date-time" },
+          sha256: { type: ["string", "null"], pattern: "^[0-9a-f]{64}$" },
+          bytes: { type: ["integer", "null"] },
+        },
+        required: ["id", "source_date", "format_version", "created_at", "sha256", "bytes"],
+      },
     },
-    required: ["source", "synthetic", "records", "active", "built_at", "files"],
+    required: ["source", "synthetic", "records", "active", "built_at", "files", "release"],
   },
 };
 

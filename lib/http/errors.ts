@@ -20,6 +20,8 @@ export interface HttpErrorOptions {
   headers?: Record<string, string>;
   /** A problem type slug; the document's `type` becomes `/problems/<slug>`. */
   type?: string;
+  /** Extension members of the problem document (RFC 9457 section 3.2), e.g. `current_release`. */
+  members?: Record<string, string | number | boolean | null>;
 }
 
 /** An error that maps to an HTTP status; its message is safe to show to callers. */
@@ -32,6 +34,8 @@ export class HttpError extends Error {
   readonly headers: Record<string, string>;
   /** Problem type slug. */
   readonly type: string;
+  /** Extension members of the problem document. */
+  readonly members: Record<string, string | number | boolean | null>;
 
   /**
    * @example
@@ -46,6 +50,7 @@ export class HttpError extends Error {
     this.errors = options.errors;
     this.headers = options.headers ?? {};
     this.type = options.type ?? statusText(status).toLowerCase().replaceAll(" ", "-");
+    this.members = options.members ?? {};
   }
 }
 
@@ -88,6 +93,8 @@ export interface Problem {
   detail: string;
   request_id: string;
   errors?: ParameterError[];
+  /** Extension members, by problem type. */
+  [member: string]: unknown;
 }
 
 /** Media type of problem documents. */
@@ -110,6 +117,9 @@ export function problemResponse(error: HttpError, requestId: string): Response {
     request_id: requestId,
   };
   if (error.errors) problem.errors = error.errors;
+  for (const [name, value] of Object.entries(error.members)) {
+    if (!(name in problem)) problem[name] = value;
+  }
   return new Response(JSON.stringify(problem), {
     status: error.status,
     headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...error.headers },

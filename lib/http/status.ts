@@ -14,6 +14,7 @@ export interface StatusCodes {
   readonly NotFound: 404;
   readonly MethodNotAllowed: 405;
   readonly RequestTimeout: 408;
+  readonly Gone: 410;
   readonly URITooLong: 414;
   readonly TooManyRequests: 429;
   readonly InternalServerError: 500;

@@ -17,7 +17,7 @@ import {
   type TaxonomyEntry,
 } from "../taxonomy/nucc.ts";
 import type { Progress } from "./progress.ts";
-import { basename } from "./paths.ts";
+import { basename } from "../paths.ts";
 import { releaseMemory } from "../memory.ts";
 import { GrowableList } from "../index/typed.ts";
 import type { NpidataMessage, NpidataRequest } from "./npidata_worker.ts";
@@ -27,6 +27,9 @@ import type { ReferenceMessage, ReferenceRequest } from "./reference_worker.ts";
 import { REFERENCE_TABLES, type ReferenceKind } from "./reference_rows.ts";
 import type { IndexPart } from "../index/builder.ts";
 import type { RankKeyCounts } from "../store/rank_keys.ts";
+import { describeLeftovers, type Leftover, removeLeftovers } from "../store/build_leftovers.ts";
+import type { ReleaseManifest } from "../release/manifest.ts";
+import { writeReleaseManifest } from "../release/write.ts";
 
 /** What to import. */
 export interface ImportOptions {
@@ -60,6 +63,10 @@ export interface ImportSummary {
   files: FileRecord[];
   stats: BuildStats;
   seconds: number;
+  /** The release manifest written beside the database (`<db>.release.json`). */
+  release: ReleaseManifest;
+  /** Files of earlier, killed imports that were removed first. */
+  leftovers: Leftover[];
 }
 
 /** A problem that stops the import; its message says what to do. */
@@ -553,6 +560,9 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   ) {
     if (path) await fileSize(path);
   }
+  // Builds killed earlier (SIGKILL, a power cut) could not clean up after themselves.
+  const leftovers = removeLeftovers(options.db);
+  if (leftovers.length) options.progress.note(describeLeftovers(leftovers));
   const nucc = await loadTaxonomy(options.taxonomy);
   const taxonomy = nucc ??
     (update ? undefined : { entries: builtinTaxonomy(), source: BUILTIN_TAXONOMY_SOURCE });
@@ -616,7 +626,10 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       } s`,
     );
     builder.commit();
-    return { files, stats, seconds: (performance.now() - started) / 1000 };
+    options.progress.start("release manifest", 1);
+    const release = await writeReleaseManifest(options.db);
+    options.progress.finish(`${release.release} (sha256 ${release.database.sha256.slice(0, 12)}…)`);
+    return { files, stats, seconds: (performance.now() - started) / 1000, release, leftovers };
   } catch (error) {
     builder.abort();
     throw error;

@@ -20,7 +20,8 @@ export class BodyCache {
 
   /** The key of a job: the validated query (paging and facets included) and its cursor scope. */
   static key(job: SearchJob): string {
-    return `${job.cursorScope}\u0000${JSON.stringify(job.query)}`;
+    const scope = job.cursorScope;
+    return `${scope.release}\u0000${scope.query}\u0000${JSON.stringify(job.query)}`;
   }
 
   /**

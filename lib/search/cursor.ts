@@ -1,8 +1,9 @@
 /**
  * Opaque paging cursors. A cursor carries where the next page starts (the
- * last sort key and the absolute offset), bound to the query it came from
- * and the dataset that answered it by a checksum, so a cursor from another
- * query, another dataset or another server is refused.
+ * last sort key and the absolute offset) and the dataset release that
+ * answered, bound to the query it came from by a checksum: a cursor of
+ * another query is refused as invalid, one of this query issued on another
+ * release as gone (the walk must start again, never mix releases).
  *
  * @module
  */
@@ -27,19 +28,28 @@ function fromBase64Url(text: string): string {
   return atob(text.replaceAll("-", "+").replaceAll("_", "/"));
 }
 
+/** What a cursor is bound to: the query's fingerprint and the dataset release that answered it. */
+export interface CursorScope {
+  /** The query's identity (every parameter but the paging ones). */
+  query: string;
+  /** The release id of the dataset that answered. */
+  release: string;
+}
+
 /**
- * Encodes a position for `scope` (the query's fingerprint and the dataset's
- * identity).
+ * Encodes a position for `scope`. The release id travels in the cursor, so
+ * that a cursor from another release is told apart from a foreign one.
  *
  * @example
  * ```ts
- * const cursor = encodeCursor({ offset: 10, after: [3, 1042] }, "q=smith|2026-08-10");
- * decodeCursor(cursor, "q=smith|2026-08-10"); // { offset: 10, after: [3, 1042] }
+ * const scope = { query: "q=smith", release: "nppes-20260810-20260811T101512345Z" };
+ * const cursor = encodeCursor({ offset: 10, after: [3, 1042] }, scope);
+ * decodeCursor(cursor, scope); // { offset: 10, after: [3, 1042] }
  * ```
  */
-export function encodeCursor(position: CursorPosition, scope: string): string {
-  const payload = JSON.stringify([position.offset, position.after]);
-  return toBase64Url(`${payload}.${checksum(`${scope}\u0000${payload}`)}`);
+export function encodeCursor(position: CursorPosition, scope: CursorScope): string {
+  const payload = JSON.stringify([position.offset, position.after, scope.release]);
+  return toBase64Url(`${payload}.${checksum(`${scope.query}\u0000${payload}`)}`);
 }
 
 /** Why a cursor was refused. */
@@ -51,29 +61,65 @@ export class CursorError extends Error {
 }
 
 /**
- * Decodes a cursor issued for `scope`; throws {@linkcode CursorError} for
- * anything else.
+ * A cursor issued for this very query on another dataset release: its
+ * positions mean nothing in this one, and the walk must start again.
  */
-export function decodeCursor(cursor: string, scope: string): CursorPosition {
+export class CursorReleaseError extends CursorError {
+  /**
+   * @param cursorRelease The release the cursor was issued on.
+   * @param currentRelease The release served now.
+   */
+  constructor(readonly cursorRelease: string, readonly currentRelease: string) {
+    super(
+      `The cursor was issued on dataset release '${cursorRelease}', and this server now serves ` +
+        `release '${currentRelease}': the pages would mix two releases. Start again without ` +
+        `cursor (the dataset is updated in place; see GET /v1/dataset)`,
+    );
+    this.name = "CursorReleaseError";
+  }
+}
+
+/**
+ * Decodes a cursor issued for `scope`. Throws {@linkcode CursorReleaseError}
+ * for a cursor of the same query issued on another release, and
+ * {@linkcode CursorError} for anything else that is not a cursor of this
+ * query.
+ *
+ * @example
+ * ```ts
+ * const position = decodeCursor(cursor, { query: fingerprint, release: dataset.release().id });
+ * ```
+ */
+export function decodeCursor(cursor: string, scope: CursorScope): CursorPosition {
+  const foreign = () =>
+    new CursorError("is not a cursor this server issued: pass next_cursor as it was given");
   let text: string;
   try {
     text = fromBase64Url(cursor);
   } catch {
-    throw new CursorError("is not a cursor this server issued: pass next_cursor as it was given");
+    throw foreign();
   }
   const dot = text.lastIndexOf(".");
   const payload = text.slice(0, dot);
-  if (dot < 0 || text.slice(dot + 1) !== checksum(`${scope}\u0000${payload}`)) {
+  if (dot < 0 || text.slice(dot + 1) !== checksum(`${scope.query}\u0000${payload}`)) {
     throw new CursorError(
-      "was not issued for this query and dataset: repeat the query that returned it, or start again without cursor",
+      "was not issued for this query: repeat the query that returned it, or start again without cursor",
     );
   }
-  const value: unknown = JSON.parse(payload);
-  if (
-    !Array.isArray(value) || !Number.isInteger(value[0]) || !Array.isArray(value[1]) ||
-    !value[1].every((n: unknown) => typeof n === "number" && Number.isFinite(n))
-  ) {
-    throw new CursorError("is not a cursor this server issued: pass next_cursor as it was given");
+  let value: unknown;
+  try {
+    value = JSON.parse(payload);
+  } catch {
+    throw foreign();
   }
+  if (
+    !Array.isArray(value) || value.length !== 3 || !Number.isInteger(value[0]) ||
+    !Array.isArray(value[1]) ||
+    !value[1].every((n: unknown) => typeof n === "number" && Number.isFinite(n)) ||
+    typeof value[2] !== "string"
+  ) {
+    throw foreign();
+  }
+  if (value[2] !== scope.release) throw new CursorReleaseError(value[2], scope.release);
   return { offset: value[0], after: value[1] };
 }

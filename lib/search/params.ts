@@ -18,7 +18,8 @@ import {
   text,
 } from "../http/params.ts";
 import type { ParameterError } from "../http/errors.ts";
-import { ValidationError } from "../http/errors.ts";
+import { HttpError, ValidationError } from "../http/errors.ts";
+import { STATUS_CODE } from "../http/status.ts";
 import { isValidNpi } from "../npi.ts";
 import { TAXONOMY_CODE_PATTERN } from "../taxonomy/nucc.ts";
 import { foldText, nameKey, words } from "../text/fold.ts";
@@ -31,7 +32,7 @@ import type {
   SearchQuery,
   SortOrder,
 } from "./query.ts";
-import { CursorError, decodeCursor } from "./cursor.ts";
+import { CursorError, CursorReleaseError, type CursorScope, decodeCursor } from "./cursor.ts";
 import { resolveSpecialty, type SpecialtyIndex } from "../taxonomy/resolve.ts";
 
 /** USPS codes NPPES uses: states, DC, territories, military, and ZZ for foreign. */
@@ -231,7 +232,9 @@ export const SEARCH_PARAMS = defineQuery({
   cursor: text({
     description:
       "Opaque `next_cursor` of the previous page: walks any result set to its end without " +
-      "duplicates or gaps. Not combined with `offset`.",
+      "duplicates or gaps. Not combined with `offset`. A cursor is bound to the dataset release " +
+      "that issued it: after a new release it answers 410 (`/problems/release-changed`), and the " +
+      "walk starts again without `cursor`.",
     maxLength: 512,
   }),
   facets: list(
@@ -256,12 +259,27 @@ export function queryFingerprint(query: URLSearchParams): string {
 }
 
 /**
+ * 410: the cursor belongs to another dataset release (the dataset was
+ * updated during the walk); the problem names both releases, as
+ * `cursor_release` and `current_release`.
+ */
+export class ReleaseChangedError extends HttpError {
+  constructor(cause: CursorReleaseError) {
+    super(STATUS_CODE.Gone, cause.message, {
+      type: "release-changed",
+      members: { cursor_release: cause.cursorRelease, current_release: cause.currentRelease },
+    });
+    this.name = "ReleaseChangedError";
+  }
+}
+
+/**
  * Checks the cross-parameter rules and builds the engine's query. Throws
  * one {@linkcode ValidationError} naming every bad parameter.
  */
 export function toSearchQuery(
   params: SearchParams,
-  options: { specialties: SpecialtyIndex; cursorScope: string; url: URLSearchParams },
+  options: { specialties: SpecialtyIndex; cursorScope: CursorScope; url: URLSearchParams },
 ): SearchQuery {
   const errors: ParameterError[] = [];
   const has = (name: string) => options.url.has(name);
@@ -308,6 +326,7 @@ export function toSearchQuery(
     try {
       cursor = decodeCursor(params.cursor, options.cursorScope);
     } catch (error) {
+      if (error instanceof CursorReleaseError) throw new ReleaseChangedError(error);
       if (!(error instanceof CursorError)) throw error;
       errors.push({ parameter: "cursor", message: error.message });
     }

@@ -9,7 +9,7 @@ import type { ProviderStore } from "../store/store.ts";
 import type { SearchableStore } from "./searcher.ts";
 import type { SearchQuery } from "./query.ts";
 import type { SearchPage } from "./engine.ts";
-import { encodeCursor } from "./cursor.ts";
+import { type CursorScope, encodeCursor } from "./cursor.ts";
 import { clock, type Watch } from "../deadline.ts";
 
 /**
@@ -19,8 +19,8 @@ import { clock, type Watch } from "../deadline.ts";
 export interface SearchJob {
   /** The validated query. */
   query: SearchQuery;
-  /** What the next page's cursor is bound to (the query's fingerprint and the dataset). */
-  cursorScope: string;
+  /** What the next page's cursor is bound to (the query's fingerprint and the dataset release). */
+  cursorScope: CursorScope;
   /** When the request started, on `clock()`: `took_ms` counts from here. */
   startedAt: number;
 }

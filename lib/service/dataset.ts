@@ -8,11 +8,15 @@
 import { UnavailableError } from "../http/errors.ts";
 import type { SearchableStore } from "../search/searcher.ts";
 import type { SearchPool } from "../search/pool.ts";
+import { bareRelease, type ReleaseInfo } from "../release/manifest.ts";
+
+/** The response header naming the dataset release that answered (search and dataset answers). */
+export const RELEASE_HEADER = "Dataset-Release";
 
 /** Where the dataset is in its life cycle. */
 export type DatasetState =
   | { kind: "loading"; message: string; progress: number }
-  | { kind: "ready"; store: SearchableStore; pool?: SearchPool | null }
+  | { kind: "ready"; store: SearchableStore; pool?: SearchPool | null; release?: ReleaseInfo }
   | { kind: "failed"; message: string };
 
 /** Holds the current store; swapped atomically when a new one is ready. */
@@ -51,6 +55,21 @@ export class Dataset {
     throw new UnavailableError(`No dataset is being served: ${state.message}`, 60, "no-dataset");
   }
 
+  /**
+   * The release being served (its id binds cursors and tells answers of
+   * different releases apart); throws a 503 problem as {@linkcode store} does.
+   *
+   * @example
+   * ```ts
+   * dataset.release().id; // "nppes-20260810-20260811T101512345Z"
+   * ```
+   */
+  release(): ReleaseInfo {
+    const store = this.store(); // Throws unless ready.
+    const ready = this.#state as Extract<DatasetState, { kind: "ready" }>;
+    return ready.release ??= bareRelease(store.dataset());
+  }
+
   /** The search workers of the current store; `null` when searches run in-process. */
   pool(): SearchPool | null {
     return this.#state.kind === "ready" ? this.#state.pool ?? null : null;
@@ -62,16 +81,26 @@ export class Dataset {
   }
 
   /**
-   * Serves `store` (searched by `pool` when given) from now on. The previous
-   * store is closed; its pool first finishes the searches it has (requests
-   * in flight are answered), then stops.
+   * Serves `store` (searched by `pool` when given) as `release` (by default
+   * the id derived from the store) from now on. The previous pool first
+   * finishes the searches it has, then stops; the previous store closes
+   * after that, since those searches' answers are rendered from it
+   * (requests in flight are answered from the release they started on).
    */
-  ready(store: SearchableStore, pool: SearchPool | null = null): void {
+  ready(store: SearchableStore, pool: SearchPool | null = null, release?: ReleaseInfo): void {
     const previous = this.#state;
-    this.#state = { kind: "ready", store, pool };
+    this.#state = { kind: "ready", store, pool, release };
     if (previous.kind !== "ready") return;
-    if (previous.pool && previous.pool !== pool) void previous.pool.close();
-    if (previous.store !== store) previous.store.close();
+    const drained = previous.pool && previous.pool !== pool
+      ? previous.pool.close()
+      : Promise.resolve();
+    if (previous.store !== store) {
+      void drained.then(() => {
+        try {
+          previous.store.close();
+        } catch { /* already closed */ }
+      });
+    }
   }
 
   /** Marks the dataset failed (kept serving the previous store if there is one). */

@@ -18,7 +18,9 @@ import {
 import { StoreOpenError } from "../store/store.ts";
 import { SearchPool } from "../search/pool.ts";
 import { renderSearchBody } from "../search/response.ts";
-import { dirname } from "../import/paths.ts";
+import { dirname } from "../paths.ts";
+import { readRelease } from "../release/manifest.ts";
+import { writeReleaseManifest } from "../release/write.ts";
 
 function exists(path: string): boolean {
   try {
@@ -102,8 +104,14 @@ export function startDataset(
   if (exists(path)) {
     dataset.loading("opening the database", 0);
     openServing(path, config, log).then(({ store, pool }) => {
-      dataset.ready(store, pool);
-      log.info("dataset open", { path, ...summary(store.dataset()), ...workers(pool) });
+      const release = readRelease(path, store.dataset());
+      dataset.ready(store, pool, release);
+      log.info("dataset open", {
+        path,
+        release: release.id,
+        ...summary(store.dataset()),
+        ...workers(pool),
+      });
     }, (error) => {
       const message = openFailure(path, error);
       log.error("dataset unavailable", { path, error: message });
@@ -161,8 +169,14 @@ function buildDemo(dataset: Dataset, config: Config, log: Logger): void {
       dataset.failed(`The demo dataset could not be built: ${message.message}`);
       return;
     }
-    openServing(path, config, log).then(({ store, pool }) => {
-      dataset.ready(store, pool);
+    // The demo is a release like any other: its manifest lets it be published as it is.
+    writeReleaseManifest(path).catch((error) =>
+      log.warn("release manifest not written", {
+        path,
+        error: error instanceof Error ? error.message : String(error),
+      })
+    ).then(() => openServing(path, config, log)).then(({ store, pool }) => {
+      dataset.ready(store, pool, readRelease(path, store.dataset()));
       log.info("dataset open", {
         path,
         build_seconds: Math.round((performance.now() - started) / 100) / 10,
@@ -198,9 +212,11 @@ export function reloadOnHangup(config: Config, log: Logger, dataset: Dataset): (
     reloading = reloading.then(async () => {
       try {
         const { store, pool } = await openServing(config.databasePath, config, log);
-        dataset.ready(store, pool);
+        const release = readRelease(config.databasePath, store.dataset());
+        dataset.ready(store, pool, release);
         log.info("dataset reloaded", {
           path: config.databasePath,
+          release: release.id,
           ...summary(store.dataset()),
           ...workers(pool),
         });

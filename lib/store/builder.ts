@@ -48,6 +48,7 @@ import {
 } from "./rank_keys.ts";
 import { rankInWorker } from "./rank_in_worker.ts";
 import { BUILD_PRAGMAS, BuildFiles, removeIfExists } from "./build_files.ts";
+import { holdBuildLock } from "./build_leftovers.ts";
 import {
   type BuildStats,
   emptyStats,
@@ -85,6 +86,8 @@ export interface BuildOptions {
 /** Writes a new database file beside the target. */
 export class DatabaseBuilder {
   readonly #paths: BuildFiles;
+  /** The lock on the building file that marks this build as running. */
+  #lock: Deno.FsFile | null = null;
   readonly #options: BuildOptions;
   readonly #db: DatabaseSync;
   readonly #stage: DatabaseSync;
@@ -193,9 +196,15 @@ export class DatabaseBuilder {
   static create(options: BuildOptions): DatabaseBuilder {
     const paths = new BuildFiles(options.target);
     if (options.update) Deno.copyFileSync(options.target, paths.tempPath);
+    // Held until commit or abort, or until the process dies: tells a later build that this one
+    // still runs, so that only the files of killed builds are removed (build_leftovers.ts).
+    const lock = holdBuildLock(paths.tempPath, !options.update);
     try {
-      return new DatabaseBuilder(options, paths);
+      const builder = new DatabaseBuilder(options, paths);
+      builder.#lock = lock;
+      return builder;
     } catch (error) {
+      lock?.close();
       removeIfExists(paths.tempPath);
       removeIfExists(paths.stagePath);
       throw error;
@@ -632,6 +641,7 @@ export class DatabaseBuilder {
   commit(): void {
     if (!this.#done) throw new Error("Cannot commit a build before finalize()");
     Deno.renameSync(this.tempPath, this.#options.target);
+    this.#releaseLock();
     removeIfExists(`${this.#options.target}-wal`);
     removeIfExists(`${this.#options.target}-shm`);
   }
@@ -645,7 +655,15 @@ export class DatabaseBuilder {
     }
     this.#index?.close();
     this.#paths.removeAll();
+    this.#releaseLock();
     this.#done = true;
+  }
+
+  #releaseLock(): void {
+    try {
+      this.#lock?.close();
+    } catch { /* closed */ }
+    this.#lock = null;
   }
 
   /**
