@@ -8,6 +8,36 @@
 import { UnavailableError } from "./http/errors.ts";
 import type { ProviderStore } from "./store/store.ts";
 import type { SearchPool } from "./search/pool.ts";
+import { shortHash } from "./http/cache.ts";
+
+const versions = new WeakMap<ProviderStore, string>();
+
+/**
+ * The version of a store's dataset: a hash of what `/v1/dataset` reports
+ * (build time, record counts, source files, schema), so every new import —
+ * the weekly update — has a new one. Names the dataset in `ETag`s.
+ *
+ * @example
+ * ```ts
+ * datasetVersion(store); // e.g. "q3VYb1kq2fJ0"
+ * ```
+ */
+export function datasetVersion(store: ProviderStore): string {
+  let version = versions.get(store);
+  if (version === undefined) {
+    const info = store.dataset();
+    version = shortHash(JSON.stringify([
+      info.built_at,
+      info.records,
+      info.active,
+      info.schema_version,
+      info.source,
+      info.files,
+    ])).slice(0, 12);
+    versions.set(store, version);
+  }
+  return version;
+}
 
 /** Where the dataset is in its life cycle. */
 export type DatasetState =
@@ -49,6 +79,22 @@ export class Dataset {
       );
     }
     throw new UnavailableError(`No dataset is being served: ${state.message}`, 60, "no-dataset");
+  }
+
+  /** The version of the dataset served ({@linkcode datasetVersion}), or `null` while none is. */
+  version(): string | null {
+    const state = this.#state;
+    return state.kind === "ready" ? datasetVersion(state.store) : null;
+  }
+
+  /**
+   * Whether searches can be answered now: a store is open and, when
+   * searches run in workers, at least one worker is ready.
+   */
+  searchable(): boolean {
+    const state = this.#state;
+    if (state.kind !== "ready") return false;
+    return !state.pool || state.pool.stats.ready > 0;
   }
 
   /** The search workers of the current store; `null` when searches run in-process. */

@@ -1,6 +1,7 @@
 /**
  * The cross-cutting wrappers, each a plain `(next) => handler` function:
- * response headers, logging, errors, request limits and rate limiting.
+ * response headers, logging, compression, errors, request limits and rate
+ * limiting.
  *
  * @module
  */
@@ -11,6 +12,9 @@ import { REQUEST_ID_HEADER } from "./request_id.ts";
 import { STATUS_CODE } from "./status.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 import { clock, DeadlineError } from "../deadline.ts";
+import { addVary, compress, type Encoding, isCompressible, negotiateEncoding } from "./compression.ts";
+import { knownBody } from "./body.ts";
+import { ByteLru } from "../lru.ts";
 
 /**
  * Headers every response carries (JSON responses are made with them
@@ -54,7 +58,7 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  */
 function then(
   result: Response | Promise<Response>,
-  fn: (response: Response) => Response,
+  fn: (response: Response) => Response | Promise<Response>,
 ): Response | Promise<Response> {
   return result instanceof Promise ? result.then(fn) : fn(result);
 }
@@ -252,5 +256,94 @@ export function withRateLimit(
       }
       return next(request, ctx);
     };
+  };
+}
+
+/** Options of {@linkcode withCompression}. */
+export interface CompressionOptions {
+  /** Smallest body compressed, in bytes; smaller ones go out as they are. */
+  minBytes: number;
+  /** Bytes of compressed bodies kept for responses with a strong `ETag` (files). Default 8 MB. */
+  cacheBytes?: number;
+  /** Called once per answer with the coding used (`identity` when none), for metrics. */
+  onEncoded?: (encoding: Encoding | "identity", bytesIn: number, bytesOut: number) => void;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Compresses answers with gzip or brotli, as the client's `Accept-Encoding`
+ * prefers, when their media type is compressible (JSON, NDJSON, CSV, HTML,
+ * scripts, styles) and their body is at least `minBytes`. Such answers say
+ * `Vary: Accept-Encoding` whether compressed or not, so shared caches keep
+ * one copy per coding; a strong `ETag` becomes weak when the body is
+ * compressed (the bytes differ, the representation does not), and the
+ * compressed bytes of a strong-`ETag` answer (a file) are kept and reused.
+ * Bodies made by `jsonText`/`responseWithBody` are compressed without a
+ * promise; others are read first.
+ */
+export function withCompression(options: CompressionOptions): Wrapper {
+  const cache = new ByteLru<Uint8Array<ArrayBuffer>>(
+    options.cacheBytes ?? 8 * 1024 * 1024,
+    (bytes) => bytes.byteLength,
+  );
+  const finish = (
+    request: Request,
+    response: Response,
+    body: string | Uint8Array,
+  ): Response => {
+    const bytes = typeof body === "string" ? encoder.encode(body) : body;
+    if (bytes.byteLength < options.minBytes) {
+      options.onEncoded?.("identity", bytes.byteLength, bytes.byteLength);
+      return response;
+    }
+    addVary(response.headers, "Accept-Encoding");
+    const encoding = negotiateEncoding(request.headers.get("accept-encoding"));
+    if (!encoding) {
+      options.onEncoded?.("identity", bytes.byteLength, bytes.byteLength);
+      return response;
+    }
+    const etag = response.headers.get("etag");
+    const strong = etag !== null && !etag.startsWith("W/");
+    const key = strong ? `${encoding}:${etag}` : "";
+    let packed = strong ? cache.get(key) : undefined;
+    if (packed === undefined) {
+      packed = compress(bytes, encoding);
+      if (strong) cache.set(key, packed);
+    }
+    options.onEncoded?.(encoding, bytes.byteLength, packed.byteLength);
+    const headers = new Headers(response.headers);
+    headers.set("Content-Encoding", encoding);
+    headers.delete("Content-Length");
+    if (strong) headers.set("ETag", `W/${etag}`);
+    return new Response(packed, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
+  };
+  return function compression(next: Handler): Handler {
+    return (request, ctx) =>
+      then(next(request, ctx), (response): Response | Promise<Response> => {
+        if (
+          response.body === null || response.headers.has("content-encoding") ||
+          !isCompressible(response.headers.get("content-type"))
+        ) {
+          return response;
+        }
+        const known = knownBody(response);
+        if (known !== undefined) return finish(request, response, known);
+        return response.bytes().then((bytes) =>
+          finish(
+            request,
+            new Response(bytes, {
+              status: response.status,
+              statusText: response.statusText,
+              headers: response.headers,
+            }),
+            bytes,
+          )
+        );
+      });
   };
 }

@@ -13,7 +13,7 @@ import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts
 import { type EngineContext, ResultCache, search } from "../search/engine.ts";
 import { WordSetCache } from "../search/word_sets.ts";
 import { FilterCache } from "../search/filter_lists.ts";
-import { ByteLru } from "../lru.ts";
+import { ByteLru, type CacheCounters } from "../lru.ts";
 import { TypoFinder } from "../search/text_query.ts";
 import { SearchIndex } from "../index/reader.ts";
 import { specialtyVocabulary } from "../search/specialty_words.ts";
@@ -31,6 +31,12 @@ export interface SqliteStore extends ProviderStore {
    * returns whether any is left. Does nothing on a `lazyIndex` store not searched yet.
    */
   warm(): boolean;
+  /**
+   * Hits and misses of this store's caches: `records` (provider JSON) and,
+   * once the search index is loaded, `postings`, `results`, `word_sets`
+   * and `filters`.
+   */
+  cacheCounters(): CacheCounters;
 }
 
 /**
@@ -231,6 +237,20 @@ export function openSqliteStore(
       return row ? jsonOf(row.id) : null;
     },
     dataset: () => structuredClone(info),
+    cacheCounters(): CacheCounters {
+      const counts = (lru: { hits: number; misses: number }) => ({
+        hits: lru.hits,
+        misses: lru.misses,
+      });
+      const out: CacheCounters = { records: counts(jsonCache) };
+      if (engine) {
+        out.postings = engine.index.cacheCounts;
+        out.results = counts(engine.cache);
+        if (engine.wordSets) out.word_sets = counts(engine.wordSets);
+        if (engine.filterLists) out.filters = counts(engine.filterLists);
+      }
+      return out;
+    },
     taxonomy: () => taxonomy,
     close: () => db.close(),
   };
