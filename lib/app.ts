@@ -7,9 +7,11 @@ import { compose, type Handler, RequestContext, type Wrapper } from "./http/hand
 import { createRouter, type Route } from "./http/router.ts";
 import { requestIdFor } from "./http/request_id.ts";
 import {
+  withCompression,
   withErrors,
   withLogging,
   withRateLimit,
+  withRequestMetrics,
   withResponseHeaders,
   withTimeout,
   withUrlLimit,
@@ -19,6 +21,7 @@ import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { createRoutes, type RouteDeps } from "../routes/mod.ts";
 import { healthResponse, isHealthPath } from "../routes/health.ts";
+import type { Metrics } from "./metrics/service.ts";
 
 /** The handler `Deno.serve` calls. */
 export type ServeHandler = (
@@ -30,6 +33,8 @@ export type ServeHandler = (
 export interface AppOptions extends RouteDeps {
   config: Config;
   log: Logger;
+  /** The service's metrics: fed by every request, served at `/metrics` (none: neither). */
+  metrics?: Metrics;
 }
 
 /** A composed application. */
@@ -61,18 +66,28 @@ export function clientKey(
  * const response = await app.handler(new Request("http://localhost/health"));
  * ```
  */
-export function createApp(options: AppOptions, routes: Route[] = createRoutes(options)): App {
-  const { config, log } = options;
+export function createApp(options: AppOptions, routes?: Route[]): App {
+  const { config, log, metrics } = options;
+  routes ??= createRoutes({
+    ...options,
+    cache: { maxAgeSeconds: config.cacheMaxAgeSeconds, staleSeconds: config.cacheStaleSeconds },
+  });
   const router = createRouter(routes);
-  const wrappers: Wrapper[] = [
-    withResponseHeaders(),
-    withLogging(log),
+  const wrappers: Wrapper[] = [withResponseHeaders(), withLogging(log)];
+  if (metrics) wrappers.push(withRequestMetrics((...args) => metrics.request(...args)));
+  wrappers.push(
+    withCompression({
+      minBytes: config.compressionMinBytes,
+      onEncoded: metrics ? (...args) => metrics.encoded(...args) : undefined,
+    }),
     withErrors(log),
     withUrlLimit(),
-  ];
+  );
   if (config.rateLimitPerMinute > 0) {
     wrappers.push(withRateLimit(createRateLimiter({ perMinute: config.rateLimitPerMinute }), {
-      exempt: (path) => isHealthPath(path) || path.startsWith("/static/"),
+      exempt: (path) =>
+        isHealthPath(path) || path === "/ready" || path === "/metrics" ||
+        path.startsWith("/static/"),
       clientKey: clientKey(config.trustProxyHeader),
     }));
   }
@@ -109,13 +124,15 @@ export function createApp(options: AppOptions, routes: Route[] = createRoutes(op
     const started = performance.now();
     const requestId = requestIdFor(request);
     const response = healthResponse(requestId);
+    const ms = performance.now() - started;
     log.request({
       requestId,
       method: "GET",
       path,
       status: 200,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      durationMs: Math.round(ms * 100) / 100,
     });
+    metrics?.request(path, "GET", 200, ms / 1000);
     return response;
   }
 

@@ -10,7 +10,7 @@ import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { openSqliteStore, type SqliteStore } from "./store/sqlite_store.ts";
 import { StoreOpenError } from "./store/store.ts";
-import { SearchPool } from "./search/pool.ts";
+import { type PoolObserver, SearchPool } from "./search/pool.ts";
 import { renderSearchBody } from "./search/response.ts";
 import { dirname } from "./import/paths.ts";
 
@@ -42,7 +42,12 @@ export interface Serving {
  * dataset.ready(store, pool);
  * ```
  */
-export async function openServing(path: string, config: Config, log: Logger): Promise<Serving> {
+export async function openServing(
+  path: string,
+  config: Config,
+  log: Logger,
+  observer?: PoolObserver,
+): Promise<Serving> {
   if (config.searchWorkers === 0) return { store: readWhole(openSqliteStore(path)), pool: null };
   // The workers search; this thread only reads records (detail, dataset, specialties).
   const store = openSqliteStore(path, { lazyIndex: true, recordCacheBytes: 16 * 1024 * 1024 });
@@ -51,6 +56,8 @@ export async function openServing(path: string, config: Config, log: Logger): Pr
       path,
       workers: config.searchWorkers,
       queue: config.searchQueue,
+      maxWaitMs: config.searchMaxWaitMs,
+      observer,
       log,
       render: (job, page) => renderSearchBody(store, job, page),
     });
@@ -86,11 +93,12 @@ export function startDataset(
   config: Config,
   log: Logger,
   dataset: Dataset = new Dataset(),
+  observer?: PoolObserver,
 ): Dataset {
   const path = config.databasePath;
   if (exists(path)) {
     dataset.loading("opening the database", 0);
-    openServing(path, config, log).then(({ store, pool }) => {
+    openServing(path, config, log, observer).then(({ store, pool }) => {
       dataset.ready(store, pool);
       log.info("dataset open", { path, ...summary(store.dataset()), ...workers(pool) });
     }, (error) => {
@@ -100,7 +108,7 @@ export function startDataset(
     });
     return dataset;
   }
-  buildDemo(dataset, config, log);
+  buildDemo(dataset, config, log, observer);
   return dataset;
 }
 
@@ -117,7 +125,12 @@ function workers(pool: SearchPool | null) {
   return { search_workers: pool?.stats.workers ?? 0 };
 }
 
-function buildDemo(dataset: Dataset, config: Config, log: Logger): void {
+function buildDemo(
+  dataset: Dataset,
+  config: Config,
+  log: Logger,
+  observer?: PoolObserver,
+): void {
   const path = config.databasePath;
   const started = performance.now();
   dataset.loading("building the demo dataset", 0);
@@ -150,7 +163,7 @@ function buildDemo(dataset: Dataset, config: Config, log: Logger): void {
       dataset.failed(`The demo dataset could not be built: ${message.message}`);
       return;
     }
-    openServing(path, config, log).then(({ store, pool }) => {
+    openServing(path, config, log, observer).then(({ store, pool }) => {
       dataset.ready(store, pool);
       log.info("dataset open", {
         path,
@@ -181,12 +194,17 @@ function buildDemo(dataset: Dataset, config: Config, log: Logger): void {
  * and the current dataset keeps serving. Signals during a reload queue up
  * behind it. Returns a function that stops listening.
  */
-export function reloadOnHangup(config: Config, log: Logger, dataset: Dataset): () => void {
+export function reloadOnHangup(
+  config: Config,
+  log: Logger,
+  dataset: Dataset,
+  observer?: PoolObserver,
+): () => void {
   let reloading = Promise.resolve();
   const reload = () => {
     reloading = reloading.then(async () => {
       try {
-        const { store, pool } = await openServing(config.databasePath, config, log);
+        const { store, pool } = await openServing(config.databasePath, config, log, observer);
         dataset.ready(store, pool);
         log.info("dataset reloaded", {
           path: config.databasePath,

@@ -16,7 +16,7 @@ import { readyRoute } from "./ready.ts";
 import { metricsRoute } from "./metrics.ts";
 import type { Dataset } from "../lib/dataset.ts";
 import type { CachePolicy } from "../lib/http/cache.ts";
-import { withDataCache } from "../lib/http/cache.ts";
+import { documentCaching, withDataCache } from "../lib/http/cache.ts";
 import type { Metrics } from "../lib/metrics/service.ts";
 
 /** What routes need from the application. */
@@ -32,11 +32,12 @@ export interface RouteDeps {
 /** The default {@linkcode CachePolicy}: the defaults of `CACHE_MAX_AGE_SECONDS` and `CACHE_STALE_SECONDS`. */
 export const DEFAULT_CACHE_POLICY: CachePolicy = { maxAgeSeconds: 300, staleSeconds: 3600 };
 
-/** A route whose `GET` handler is wrapped by `wrap`. */
-function wrapGet(route: Route, wrap: Wrapper): Route {
+/** A route whose `GET` is cached by `wrap` ({@linkcode withDataCache}), and documented so. */
+function cachedGet(route: Route, wrap: Wrapper): Route {
   const get = route.methods.GET;
   if (!get) return route;
-  return { ...route, methods: { ...route.methods, GET: { ...get, handler: wrap(get.handler) } } };
+  const GET = { handler: wrap(get.handler), operation: documentCaching(get.operation) };
+  return { ...route, methods: { ...route.methods, GET } };
 }
 
 /** Builds the route table once, at start-up. */
@@ -51,10 +52,10 @@ export function createRoutes(deps: RouteDeps): Route[] {
     ...healthRoutes,
     readyRoute(deps.dataset),
     ...(deps.metrics ? [metricsRoute(deps.metrics)] : []),
-    wrapGet(searchRoute(deps.dataset), cached),
-    wrapGet(providerRoute(deps.dataset), cached),
-    wrapGet(datasetRoute(deps.dataset), cached),
-    wrapGet(specialtiesRoute(deps.dataset), cached),
+    cachedGet(searchRoute(deps.dataset), cached),
+    cachedGet(providerRoute(deps.dataset), cached),
+    cachedGet(datasetRoute(deps.dataset), cached),
+    cachedGet(specialtiesRoute(deps.dataset), cached),
     ...webRoutes(),
     openApiRoute(() => table, policy),
   ];

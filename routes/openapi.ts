@@ -9,10 +9,12 @@ import { buildOpenApi } from "../lib/openapi.ts";
 import { API_INFO } from "../lib/api_info.ts";
 import { jsonText } from "../lib/http/json.ts";
 import {
-  type CachePolicy,
+  CACHE_HEADERS_DOC,
   cacheControl,
+  type CachePolicy,
   etagMatches,
   NOT_MODIFIED,
+  NOT_MODIFIED_DOC,
   shortHash,
 } from "../lib/http/cache.ts";
 import { COMMON_HEADERS } from "../lib/http/wrappers.ts";
@@ -56,7 +58,7 @@ export function openApiRoute(table: () => readonly Route[], policy: CachePolicy)
               schema: { type: "object" },
               headers: CACHE_HEADERS_DOC,
             },
-            "304": { description: "Not modified: `If-None-Match` matched the `ETag`" },
+            "304": NOT_MODIFIED_DOC,
           },
         },
       },

@@ -48,7 +48,7 @@ export function searchRoute(dataset: Dataset): Route {
           "200": { description: "A page of results", schema: ref("SearchResponse") },
           "503": SEARCH_UNAVAILABLE,
         },
-      }, (_request, ctx, params) => {
+      }, (request, ctx, params) => {
         const startedAt = clock();
         const store = dataset.store();
         const pool = dataset.pool();
@@ -63,7 +63,9 @@ export function searchRoute(dataset: Dataset): Route {
         });
         const job: SearchJob = { query, cursorScope, startedAt };
         if (pool) {
-          const body = pool.answer(job, { signal: ctx.signal, deadline: ctx.deadline });
+          // Stops at the deadline (ctx.signal) or when the client goes away (request.signal).
+          const signal = AbortSignal.any([ctx.signal, request.signal]);
+          const body = pool.answer(job, { signal, deadline: ctx.deadline });
           return typeof body === "string" ? jsonText(body) : body.then(jsonText);
         }
         return jsonText(searchResponseBody(store, job, { deadline: ctx.deadline }));

@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import type { Handler, RequestContext, Wrapper } from "./handler.ts";
 import { COMMON_HEADERS } from "./wrappers.ts";
 import { STATUS_CODE as STD_STATUS_CODE } from "@std/http/status";
+import type { Operation, ResponseSpec } from "./router.ts";
 
 /** 304, from the standard table (lib/http/status.ts lists only the codes the API itself uses). */
 export const NOT_MODIFIED = (STD_STATUS_CODE as { readonly NotModified: 304 }).NotModified;
@@ -149,5 +150,59 @@ export function withDataCache(options: DataCacheOptions): Wrapper {
       const result = next(request, ctx);
       return result instanceof Promise ? result.then(answer) : answer(result);
     };
+  };
+}
+
+/** OpenAPI documentation of the caching headers of a `200`. */
+export const CACHE_HEADERS_DOC: NonNullable<ResponseSpec["headers"]> = {
+  "ETag": {
+    description: "Validator: weak, from the dataset version and the normalized request " +
+      "(a new dataset changes it); send it back in `If-None-Match` to get a `304`",
+    schema: { type: "string" },
+  },
+  "Cache-Control": {
+    description: "`public, max-age=CACHE_MAX_AGE_SECONDS, " +
+      "stale-while-revalidate=CACHE_STALE_SECONDS`; errors say `no-store`",
+    schema: { type: "string" },
+  },
+  "Vary": {
+    description: "`Accept-Encoding`: the body may be gzip- or brotli-compressed",
+    schema: { type: "string" },
+  },
+  "Content-Encoding": {
+    description: "`br` or `gzip` when the body is compressed (as `Accept-Encoding` allows, " +
+      "bodies of COMPRESSION_MIN_BYTES or more)",
+    schema: { type: "string" },
+  },
+};
+
+/** The `304` of a cacheable operation. */
+export const NOT_MODIFIED_DOC: ResponseSpec = {
+  description: "Not modified: `If-None-Match` matched the `ETag` (no body; the same `ETag`, " +
+    "`Cache-Control` and `Vary`)",
+  headers: {
+    "ETag": CACHE_HEADERS_DOC.ETag!,
+    "Cache-Control": CACHE_HEADERS_DOC["Cache-Control"]!,
+  },
+};
+
+/**
+ * An operation documented as {@linkcode withDataCache} serves it: its `200`
+ * with the caching headers, and a `304`.
+ *
+ * @example
+ * ```ts
+ * documentCaching(operation).responses["304"]; // NOT_MODIFIED_DOC
+ * ```
+ */
+export function documentCaching(operation: Operation): Operation {
+  const ok = operation.responses["200"];
+  return {
+    ...operation,
+    responses: {
+      ...operation.responses,
+      ...(ok ? { "200": { ...ok, headers: { ...ok.headers, ...CACHE_HEADERS_DOC } } } : {}),
+      "304": NOT_MODIFIED_DOC,
+    },
   };
 }

@@ -112,6 +112,10 @@ export function problemResponse(error: HttpError, requestId: string): Response {
   if (error.errors) problem.errors = error.errors;
   return new Response(JSON.stringify(problem), {
     status: error.status,
-    headers: { "Content-Type": PROBLEM_CONTENT_TYPE, "Cache-Control": "no-store", ...error.headers },
+    headers: {
+      "Content-Type": PROBLEM_CONTENT_TYPE,
+      "Cache-Control": "no-store",
+      ...error.headers,
+    },
   });
 }

@@ -12,7 +12,13 @@ import { REQUEST_ID_HEADER } from "./request_id.ts";
 import { STATUS_CODE } from "./status.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 import { clock, DeadlineError } from "../deadline.ts";
-import { addVary, compress, type Encoding, isCompressible, negotiateEncoding } from "./compression.ts";
+import {
+  addVary,
+  compress,
+  type Encoding,
+  isCompressible,
+  negotiateEncoding,
+} from "./compression.ts";
 import { knownBody } from "./body.ts";
 import { ByteLru } from "../lru.ts";
 
@@ -102,6 +108,29 @@ export function withLogging(log: Logger): Wrapper {
           status: response.status,
           durationMs: Math.round((performance.now() - started) * 100) / 100,
         });
+        return response;
+      });
+    };
+  };
+}
+
+/**
+ * Reports every request to `record` once answered: the matched route's
+ * pattern (`unmatched` when none), method, status and seconds taken.
+ */
+export function withRequestMetrics(
+  record: (route: string, method: string, status: number, seconds: number) => void,
+): Wrapper {
+  return function requestMetrics(next: Handler): Handler {
+    return (request, ctx) => {
+      const started = performance.now();
+      return then(next(request, ctx), (response) => {
+        record(
+          ctx.route ?? "unmatched",
+          request.method,
+          response.status,
+          (performance.now() - started) / 1000,
+        );
         return response;
       });
     };
