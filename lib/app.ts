@@ -21,7 +21,7 @@ import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { createRoutes, type RouteDeps } from "../routes/mod.ts";
 import { healthResponse, isHealthPath } from "../routes/health.ts";
-import type { Metrics } from "./metrics/service.ts";
+import { Metrics } from "./metrics/service.ts";
 
 /** The handler `Deno.serve` calls. */
 export type ServeHandler = (
@@ -33,7 +33,7 @@ export type ServeHandler = (
 export interface AppOptions extends RouteDeps {
   config: Config;
   log: Logger;
-  /** The service's metrics: fed by every request, served at `/metrics` (none: neither). */
+  /** The service's metrics, fed by every request and served at `/metrics` (default: new ones). */
   metrics?: Metrics;
 }
 
@@ -41,6 +41,8 @@ export interface AppOptions extends RouteDeps {
 export interface App {
   handler: ServeHandler;
   routes: readonly Route[];
+  /** The metrics this application feeds and serves at `/metrics`. */
+  metrics: Metrics;
 }
 
 /** The client key for rate limiting: the trusted proxy header's first address, else the socket's. */
@@ -67,18 +69,20 @@ export function clientKey(
  * ```
  */
 export function createApp(options: AppOptions, routes?: Route[]): App {
-  const { config, log, metrics } = options;
+  const { config, log } = options;
+  const metrics = options.metrics ?? new Metrics(options.dataset);
   routes ??= createRoutes({
     ...options,
+    metrics,
     cache: { maxAgeSeconds: config.cacheMaxAgeSeconds, staleSeconds: config.cacheStaleSeconds },
   });
   const router = createRouter(routes);
   const wrappers: Wrapper[] = [withResponseHeaders(), withLogging(log)];
-  if (metrics) wrappers.push(withRequestMetrics((...args) => metrics.request(...args)));
   wrappers.push(
+    withRequestMetrics((...args) => metrics.request(...args)),
     withCompression({
       minBytes: config.compressionMinBytes,
-      onEncoded: metrics ? (...args) => metrics.encoded(...args) : undefined,
+      onEncoded: (...args) => metrics.encoded(...args),
     }),
     withErrors(log),
     withUrlLimit(),
@@ -132,9 +136,9 @@ export function createApp(options: AppOptions, routes?: Route[]): App {
       status: 200,
       durationMs: Math.round(ms * 100) / 100,
     });
-    metrics?.request(path, "GET", 200, ms / 1000);
+    metrics.request(path, "GET", 200, ms / 1000);
     return response;
   }
 
-  return { handler, routes };
+  return { handler, routes, metrics };
 }
