@@ -239,11 +239,25 @@ export class SearchPool {
     );
   }
 
-  /** What a search arriving now would wait, ms: 0 with a free worker. */
+  /**
+   * What a search arriving now would wait, ms: 0 with a free worker, else
+   * the searches queued and this one times the service time, divided by
+   * the workers. The service time is the recent average, or the time the
+   * longest-running search has taken so far when that is longer (before the
+   * first search finishes, the average is not known yet).
+   */
   #expectedWait(): number {
-    if (this.#slots.some((s) => s.ready && !s.task)) return 0;
-    const workers = Math.max(1, this.#slots.filter((s) => s.ready).length);
-    return ((this.#queue.length + 1) * this.#serviceMs) / workers;
+    let longest = 0;
+    let ready = 0;
+    const now = clock();
+    for (const slot of this.#slots) {
+      if (!slot.ready) continue;
+      if (!slot.task) return 0;
+      ready++;
+      longest = Math.max(longest, now - slot.task.startedAt);
+    }
+    const service = Math.max(this.#serviceMs, longest);
+    return ((this.#queue.length + 1) * service) / Math.max(1, ready);
   }
 
   /**
