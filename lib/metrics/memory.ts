@@ -28,7 +28,8 @@ export function parseSmapsRollup(text: string): Record<string, number> {
 /**
  * Memory by kind, in bytes: `rss`, `heap_used`, `heap_total`, `external`
  * (V8, `Deno.memoryUsage()`), and where `/proc/self/smaps_rollup` can be
- * read (Linux) `anonymous` and `file_mapped` (resident, file-backed).
+ * read (Linux, and Deno run with `--allow-all`) `anonymous` and
+ * `file_mapped` (resident, file-backed).
  *
  * @example
  * ```ts
@@ -51,7 +52,8 @@ export function readMemory(): Record<string, number> {
       out.file_mapped = Math.max(0, fields.Rss - fields.Anonymous);
     }
   } catch {
-    // Not Linux, or no permission to read /proc: the V8 figures alone.
+    // Not Linux, or Deno's permissions: it lets a process read /proc/self only with
+    // --allow-all (`--allow-read` is not enough). Then the V8 figures alone.
   }
   return out;
 }
