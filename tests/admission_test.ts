@@ -132,6 +132,29 @@ Deno.test("[admission] timeouts while queued are reported as such", async () => 
   }
 });
 
+Deno.test("[admission] a client that goes away abandons its search, queued or running", async () => {
+  const { counts, observer } = countingObserver();
+  const { app, pool, dataset } = await poolApp({ workerDelayMs: 300, observer });
+  try {
+    const running = new AbortController();
+    const queued = new AbortController();
+    const responses = [
+      app.request("/v1/providers/search?q=smith", { signal: running.signal }),
+      app.request("/v1/providers/search?q=jones", { signal: queued.signal }),
+    ];
+    assertEquals(pool.stats.queued, 1);
+    queued.abort(new Error("client closed the connection"));
+    running.abort(new Error("client closed the connection"));
+    for (const response of await Promise.all(responses)) await response.body?.cancel();
+    assertEquals(counts.abandoned, 2);
+    assertEquals(counts.timedOut, 0);
+    // The running search's worker was stopped and replaced.
+    assertEquals(pool.stats.replaced, 1);
+  } finally {
+    await dataset.close();
+  }
+});
+
 Deno.test("[admission] SEARCH_MAX_WAIT_MS is validated", () => {
   assertEquals(loadConfig({}).searchMaxWaitMs, 1000);
   assertEquals(loadConfig({ SEARCH_MAX_WAIT_MS: "0" }).searchMaxWaitMs, 0);
