@@ -321,17 +321,24 @@ export function withCompression(options: CompressionOptions): Wrapper {
     response: Response,
     body: string | Uint8Array,
   ): Response => {
-    const bytes = typeof body === "string" ? encoder.encode(body) : body;
-    if (bytes.byteLength < options.minBytes) {
-      options.onEncoded?.("identity", bytes.byteLength, bytes.byteLength);
+    // A string's UTF-8 length is from its length to three times that: encode only when in doubt.
+    let bytes = typeof body === "string"
+      ? (body.length >= options.minBytes || body.length * 3 < options.minBytes
+        ? undefined
+        : encoder.encode(body))
+      : body;
+    const size = bytes?.byteLength ?? (body as string).length;
+    if (size < options.minBytes) {
+      options.onEncoded?.("identity", size, size);
       return response;
     }
     addVary(response.headers, "Accept-Encoding");
     const encoding = negotiateEncoding(request.headers.get("accept-encoding"));
     if (!encoding) {
-      options.onEncoded?.("identity", bytes.byteLength, bytes.byteLength);
+      options.onEncoded?.("identity", size, size);
       return response;
     }
+    bytes ??= encoder.encode(body as string);
     const etag = response.headers.get("etag");
     const strong = etag !== null && !etag.startsWith("W/");
     const key = strong ? `${encoding}:${etag}` : "";
