@@ -9,6 +9,7 @@ import { JSON_CONTENT_TYPE, setHeaders } from "../lib/http/json.ts";
 import { COMMON_HEADERS } from "../lib/http/wrappers.ts";
 import type { RequestContext } from "../lib/http/handler.ts";
 import { REQUEST_ID_HEADER } from "../lib/http/request_id.ts";
+import { rememberBody } from "../lib/http/body.ts";
 
 const BODY = '{"status":"ok"}';
 
@@ -20,7 +21,7 @@ setHeaders(TEMPLATE.headers, { ...COMMON_HEADERS, "Content-Type": JSON_CONTENT_T
 export function healthResponse(requestId: string): Response {
   const response = TEMPLATE.clone();
   response.headers.set(REQUEST_ID_HEADER, requestId);
-  return response;
+  return rememberBody(response, BODY);
 }
 
 /** Answers `{"status":"ok"}`. */

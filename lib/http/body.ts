@@ -28,6 +28,21 @@ export function responseWithBody(
 }
 
 /**
+ * Remembers `body` as the body of `response` (made elsewhere, e.g. a clone
+ * of a template), for {@linkcode knownBody}.
+ *
+ * @example
+ * ```ts
+ * const copy = template.clone();
+ * rememberBody(copy, '{"status":"ok"}');
+ * ```
+ */
+export function rememberBody(response: Response, body: string | Uint8Array): Response {
+  bodies.set(response, body);
+  return response;
+}
+
+/**
  * The body a response was made with by {@linkcode responseWithBody}, else
  * `undefined` (its stream must be read).
  *

@@ -72,6 +72,7 @@ export function etagMatches(header: string | null, etag: string): boolean {
  * ```
  */
 export function normalizedRequest(url: URL): string {
+  if (url.search === "") return url.pathname;
   const params = [...url.searchParams];
   if (params.length === 0) return url.pathname;
   params.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -101,7 +102,28 @@ export function shortHash(text: string | Uint8Array): string {
  * ```
  */
 export function dataEtag(version: string, request: string): string {
-  return `W/"${version}-${shortHash(request)}"`;
+  return `W/"${version}-${fastHash(request)}"`;
+}
+
+/**
+ * A fast 53-bit hash of text (cyrb53), base 36: enough to tell requests
+ * apart in an `ETag` (a cache compares tags of one URL only).
+ *
+ * @example
+ * ```ts
+ * fastHash("/v1/dataset") === fastHash("/v1/dataset"); // true
+ * ```
+ */
+export function fastHash(text: string): string {
+  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
 /** What {@linkcode withDataCache} needs. */

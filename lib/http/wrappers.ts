@@ -361,13 +361,15 @@ export function withCompression(options: CompressionOptions): Wrapper {
   return function compression(next: Handler): Handler {
     return (request, ctx) =>
       then(next(request, ctx), (response): Response | Promise<Response> => {
+        // A body made here is known without touching `response.body` (which makes a stream).
+        const known = knownBody(response);
         if (
-          response.body === null || response.headers.has("content-encoding") ||
-          !isCompressible(response.headers.get("content-type"))
+          (known === undefined && response.body === null) ||
+          !isCompressible(response.headers.get("content-type")) ||
+          response.headers.has("content-encoding")
         ) {
           return response;
         }
-        const known = knownBody(response);
         if (known !== undefined) return finish(request, response, known);
         return response.bytes().then((bytes) =>
           finish(
