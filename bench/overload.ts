@@ -1,7 +1,7 @@
 /**
  * The overload benchmark: many more clients than the search workers can
- * serve (c=256 by default) sending slow, distinct searches (broad filters
- * with every facet, each at another offset, so no cache answers them),
+ * serve (c=256 by default) sending slow, distinct searches (everyone within
+ * a random radius of a city, with every facet, so no cache answers them),
  * against a server started with `SEARCH_MAX_WAIT_MS`. It checks what
  * admission by waiting time promises: the admitted searches are answered
  * within the wait budget plus their own service time (p99), the others get
@@ -39,16 +39,34 @@ const USAGE = `Usage: deno run -A bench/overload.ts [--db FILE] [--connections N
   --timeout-ms MS    REQUEST_TIMEOUT_MS of the server (default 10000)
   --probes N         probe clients timing searches by status (default 4)`;
 
-/** wrk's requests: slow searches at random offsets (so the body cache rarely answers). */
+/** ZIPs the slow searches are centred on: ten large cities. */
+const ZIPS = [
+  "10001",
+  "60601",
+  "90012",
+  "77002",
+  "85004",
+  "19103",
+  "78205",
+  "92101",
+  "75201",
+  "95113",
+];
+
+/**
+ * wrk's requests: everyone within a random radius (100–500 mi, to 0.1 mi) of a
+ * city with every facet, so neither the body cache nor the result-set cache
+ * answers them (about 45 ms each on the 200,000-record demo).
+ */
 const WRK_LUA = `
-local states = {"CA","TX","NY","FL","PA","IL","OH","GA","NC","MI"}
+local zips = {${ZIPS.map((z) => `"${z}"`).join(",")}}
 init = function(args)
   math.randomseed(os.time() * 1000 + math.floor(os.clock() * 1000000) + tonumber(tostring({}):sub(8), 16) % 100000)
 end
 request = function()
   local path = string.format(
-    "/v1/providers/search?state=%s&facets=state,city,taxonomy,sex,entity_type&limit=100&offset=%d",
-    states[math.random(1, 10)], math.random(0, 4999))
+    "/v1/providers/search?near=%s&radius=%.1f&facets=state,city,taxonomy,sex,entity_type&limit=100",
+    zips[math.random(1, 10)], 100 + math.random(0, 3999) / 10)
   return wrk.format("GET", path)
 end
 `;
@@ -61,14 +79,12 @@ function percentiles(ms: number[]): { p50: number; p99: number; max: number } {
   return { p50: round(at(0.5)), p99: round(at(0.99)), max: round(sorted.at(-1) ?? 0) };
 }
 
-const STATES = ["CA", "TX", "NY", "FL", "PA", "IL", "OH", "GA", "NC", "MI"];
-
-/** The `i`-th slow search: a state's providers with every facet, at an offset of its own. */
+/** The `i`-th probe search: like wrk's, at radii wrk does not use (two decimals). */
 function slowSearch(i: number): string {
-  const state = STATES[i % STATES.length];
-  const offset = Math.floor(i / STATES.length) % 5000;
-  return `/v1/providers/search?state=${state}&facets=state,city,taxonomy,sex,entity_type` +
-    `&limit=99&offset=${offset}&include_deactivated=${i % 2 === 0}`;
+  const zip = ZIPS[i % ZIPS.length];
+  const radius = (100 + ((i * 7919) % 40000) / 100 + 0.005).toFixed(3);
+  return `/v1/providers/search?near=${zip}&radius=${radius}` +
+    `&facets=state,city,taxonomy,sex,entity_type&limit=100`;
 }
 
 async function waitReady(base: string, child: Deno.ChildProcess): Promise<void> {
@@ -169,22 +185,31 @@ async function main(): Promise<number> {
       Number(new RegExp(`^${name} (\\S+)$`, "m").exec(metrics)?.[1] ?? NaN);
     const serviceMeanMs = 1000 * metric("search_service_seconds_sum") /
       metric("search_service_seconds_count");
-    // The p99 of the wait for a worker, from the server's histogram: the bucket it falls in.
-    const buckets = [
-      ...metrics.matchAll(/^search_queue_wait_seconds_bucket\{le="([^"]+)"\} (\S+)$/gm),
-    ]
-      .map((m) => ({ le: m[1] === "+Inf" ? Infinity : Number(m[1]) * 1000, count: Number(m[2]) }));
-    const waits = buckets.at(-1)?.count ?? 0;
-    const waitP99Ms = buckets.find((b) => b.count >= 0.99 * waits)?.le ?? 0;
+    // p99s from the server's histograms: the upper bound of the bucket the 99th percentile is in.
+    const p99 = (bucketName: string, labels: string): { count: number; p99_ms_at_most: number } => {
+      // prom-client writes `le` first: name{le="0.5",route="...",status="200"}.
+      const pattern = new RegExp(`^${bucketName}\\{le="([^"]+)"${labels}\\} (\\S+)$`, "gm");
+      const buckets = [...metrics.matchAll(pattern)].map((m) => ({
+        le: m[1] === "+Inf" ? Infinity : Number(m[1]) * 1000,
+        count: Number(m[2]),
+      }));
+      const count = buckets.at(-1)?.count ?? 0;
+      return { count, p99_ms_at_most: buckets.find((b) => b.count >= 0.99 * count)?.le ?? 0 };
+    };
+    const queueWait = p99("search_queue_wait_seconds_bucket", "");
+    const search = ',route="/v1/providers/search"';
+    const served = p99("http_request_duration_seconds_bucket", `${search},status="200"`);
+    const shedServed = p99("http_request_duration_seconds_bucket", `${search},status="503"`);
+    const waitP99Ms = queueWait.p99_ms_at_most;
     const admitted = percentiles(ok);
     const shed = percentiles(refused);
     const budgetMs = maxWaitMs + 2 * serviceMeanMs;
     const checks = {
-      queue_wait_p99_within_budget: waitP99Ms <= maxWaitMs * 1.25,
+      queue_wait_p99_within_budget: waitP99Ms <= maxWaitMs * 1.5,
       refusals_carry_retry_after: missingRetryAfter === 0,
       no_connection_errors: connectionErrors === 0 && wrk.errors === 0,
       no_other_statuses: other.size === 0,
-      some_admitted: ok.length > 0,
+      some_admitted: served.count > 0,
     };
     console.log(JSON.stringify({
       db,
@@ -208,8 +233,10 @@ async function main(): Promise<number> {
       probe_other_statuses: Object.fromEntries(other),
       probe_connection_errors: connectionErrors,
       service_mean_ms: Math.round(serviceMeanMs * 10) / 10,
-      queue_wait_p99_ms_at_most: waitP99Ms,
-      admitted_within_wait_budget_plus_service: admitted.p99 <= budgetMs,
+      queue_wait: queueWait,
+      server_admitted: served,
+      server_refused: shedServed,
+      admitted_within_wait_budget_plus_service: served.p99_ms_at_most <= budgetMs,
       shed_wait_budget: metric('search_shed_total\\{reason="wait_budget"\\}'),
       shed_queue_full: metric('search_shed_total\\{reason="queue_full"\\}'),
       timeouts: metric('search_timeouts_total\\{where="queued"\\}') +

@@ -24,7 +24,7 @@ export function metricsRoute(metrics: Metrics): Route {
           summary: "Prometheus metrics",
           description:
             "The Prometheus text format (0.0.4): `http_requests_total{route,method,status}`, " +
-            "`http_request_duration_seconds{route}`, `http_cache_validations_total{result}`, " +
+            "`http_request_duration_seconds{route,status}`, `http_cache_validations_total{result}`, " +
             "`http_responses_encoded_total{encoding}`, `http_response_body_bytes_total{stage}`, " +
             "`search_queue_depth`, `search_workers{state}`, `search_expected_wait_seconds`, " +
             "`search_queue_wait_seconds`, `search_service_seconds`, `search_shed_total{reason}`, " +

@@ -104,11 +104,15 @@ Deno.test("[admission] the expected wait follows the queue and the service time"
   try {
     assertEquals(pool.stats.expectedWaitMs, 0, "a free worker: no wait");
     await (await app.request("/v1/providers/search?q=warmup")).body?.cancel();
-    const service = pool.stats.serviceMs;
+    const { serviceMs, serviceDeviationMs } = pool.stats;
+    assertEquals(serviceDeviationMs, serviceMs / 2, "the deviation starts at half the first");
     const pending = QUERIES.slice(0, 4).map((q) => app.request(`/v1/providers/search?q=${q}`));
-    // One running, three queued: a fourth would wait for four services.
+    // One running, three queued: a fourth waits for four services, plus twice their deviation.
     assertEquals(pool.stats.queued, 3);
-    assertEquals(pool.stats.expectedWaitMs, 4 * service);
+    assertEquals(
+      pool.stats.expectedWaitMs,
+      4 * serviceMs + 2 * Math.sqrt(4) * serviceDeviationMs,
+    );
     for (const r of await Promise.all(pending)) await r.body?.cancel();
   } finally {
     await dataset.close();

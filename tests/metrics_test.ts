@@ -153,14 +153,19 @@ Deno.test("[metrics] /metrics is valid text format with every documented family"
       1,
     );
     assertEquals(value(samples, "http_requests_total", { route: "unmatched", status: "404" }), 1);
-    assertEquals(
-      value(samples, "http_request_duration_seconds_count", { route: "/v1/providers/search" }),
-      2,
-    );
+    for (const status of ["200", "400"]) {
+      assertEquals(
+        value(samples, "http_request_duration_seconds_count", {
+          route: "/v1/providers/search",
+          status,
+        }),
+        1,
+      );
+    }
     // Histogram buckets are cumulative and end at the count.
     const buckets = samples.filter((s) =>
       s.name === "http_request_duration_seconds_bucket" &&
-      s.labels.route === "/v1/providers/search"
+      s.labels.route === "/v1/providers/search" && s.labels.status === "200"
     );
     const le = (sample: Sample) =>
       sample.labels.le === "+Inf" ? Infinity : Number(sample.labels.le);
@@ -169,7 +174,7 @@ Deno.test("[metrics] /metrics is valid text format with every documented family"
       assert(buckets[i]!.value >= buckets[i - 1]!.value);
     }
     assertEquals(buckets.at(-1)!.labels.le, "+Inf");
-    assertEquals(buckets.at(-1)!.value, 2);
+    assertEquals(buckets.at(-1)!.value, 1);
 
     // The dataset: ready, its version and counts.
     assertEquals(value(samples, "dataset_ready"), 1);

@@ -26,7 +26,10 @@ export const LATENCY_BUCKETS: readonly number[] = [
   0.1,
   0.25,
   0.5,
+  0.75,
   1,
+  1.5,
+  2,
   2.5,
   5,
   10,
@@ -39,7 +42,7 @@ export class Metrics {
   /** The registry `/metrics` renders. */
   readonly registry: client.Registry = new client.Registry();
   readonly #requests: client.Counter<"route" | "method" | "status">;
-  readonly #latency: client.Histogram<"route">;
+  readonly #latency: client.Histogram<"route" | "status">;
   readonly #validations: client.Counter<"result">;
   readonly #encoded: client.Counter<"encoding">;
   readonly #bodyBytes: client.Counter<"stage">;
@@ -66,8 +69,8 @@ export class Metrics {
     });
     this.#latency = new client.Histogram({
       name: "http_request_duration_seconds",
-      help: "Time to answer a request (to the response head), by route pattern",
-      labelNames: ["route"],
+      help: "Time to answer a request (to the response head), by route pattern and status",
+      labelNames: ["route", "status"],
       buckets: [...LATENCY_BUCKETS],
       registers,
     });
@@ -139,12 +142,9 @@ export class Metrics {
 
   /** Counts one answered request (`route`: the route's pattern, or `unmatched`). */
   request(route: string, method: string, status: number, seconds: number): void {
-    this.#requests.inc({
-      route,
-      method: METHODS.has(method) ? method : "other",
-      status: String(status),
-    });
-    this.#latency.observe({ route }, seconds);
+    const code = String(status);
+    this.#requests.inc({ route, method: METHODS.has(method) ? method : "other", status: code });
+    this.#latency.observe({ route, status: code }, seconds);
   }
 
   /** Counts a data request answered 304 (`hit`) or in full (`miss`). */

@@ -118,12 +118,14 @@ export interface PoolStats {
   replaced: number;
   /** Recent service time of a search in a worker, ms (exponentially weighted; 0 before any). */
   serviceMs: number;
+  /** Recent mean deviation of the service time from `serviceMs`, ms (exponentially weighted). */
+  serviceDeviationMs: number;
   /** What a search arriving now would wait for a worker, ms (0 when one is free). */
   expectedWaitMs: number;
 }
 
-/** Weight of the newest service time in the running average. */
-const SERVICE_EWMA_WEIGHT = 0.2;
+/** Weight of the newest service time in the running average and deviation. */
+const SERVICE_EWMA_WEIGHT = 0.125;
 
 interface Task {
   id: number;
@@ -172,6 +174,7 @@ export class SearchPool {
   #drained: (() => void) | null = null;
   readonly #bodies: BodyCache;
   #serviceMs = 0;
+  #serviceDeviationMs = 0;
   /** Cache counters of workers terminated (their last report). */
   #retiredCaches: CacheCounters = {};
 
@@ -222,6 +225,7 @@ export class SearchPool {
       queued: this.#queue.length,
       replaced: this.#replaced,
       serviceMs: this.#serviceMs,
+      serviceDeviationMs: this.#serviceDeviationMs,
       expectedWaitMs: this.#expectedWait(),
     };
   }
@@ -240,11 +244,13 @@ export class SearchPool {
   }
 
   /**
-   * What a search arriving now would wait, ms: 0 with a free worker, else
-   * the searches queued and this one times the service time, divided by
-   * the workers. The service time is the recent average, or the time the
-   * longest-running search has taken so far when that is longer (before the
-   * first search finishes, the average is not known yet).
+   * What a search arriving now would wait, ms: 0 with a free worker, else,
+   * for the `n` searches queued and this one, `n` service times plus twice
+   * the deviation of their sum (`2 × √n × deviation`), divided by the
+   * workers: a wait few searches exceed, not the average one, since service
+   * times vary. The service time is the recent average, or the time the
+   * longest-running search has taken so far when that is longer; before the
+   * first search finishes, a quarter of the wait budget.
    */
   #expectedWait(): number {
     let longest = 0;
@@ -256,8 +262,12 @@ export class SearchPool {
       ready++;
       longest = Math.max(longest, now - slot.task.startedAt);
     }
-    const service = Math.max(this.#serviceMs, longest);
-    return ((this.#queue.length + 1) * service) / Math.max(1, ready);
+    // Before any search has finished, assume a quarter of the budget: a burst at start-up
+    // queues a few searches per worker, not the whole queue.
+    const known = this.#serviceMs > 0 ? this.#serviceMs : (this.#options.maxWaitMs ?? 0) / 4;
+    const service = Math.max(known, longest);
+    const n = this.#queue.length + 1;
+    return (n * service + 2 * Math.sqrt(n) * this.#serviceDeviationMs) / Math.max(1, ready);
   }
 
   /**
@@ -488,12 +498,21 @@ export class SearchPool {
     else if (message.type === "failed") task.reject(new Error(message.message));
   }
 
-  /** Counts a search's service time into the running average. */
+  /**
+   * Counts a search's service time into the running average and deviation
+   * (as TCP estimates round trips: the deviation starts at half the first
+   * sample).
+   */
   #served(task: Task): void {
     const ms = clock() - task.startedAt;
-    this.#serviceMs = this.#serviceMs === 0
-      ? ms
-      : this.#serviceMs + SERVICE_EWMA_WEIGHT * (ms - this.#serviceMs);
+    if (this.#serviceMs === 0) {
+      this.#serviceMs = ms;
+      this.#serviceDeviationMs = ms / 2;
+    } else {
+      this.#serviceDeviationMs += SERVICE_EWMA_WEIGHT *
+        (Math.abs(ms - this.#serviceMs) - this.#serviceDeviationMs);
+      this.#serviceMs += SERVICE_EWMA_WEIGHT * (ms - this.#serviceMs);
+    }
     this.#options.observer?.served?.(ms);
   }
 
