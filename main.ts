@@ -7,14 +7,23 @@ import { createApp } from "./lib/service/app.ts";
 import { loadConfig } from "./lib/config.ts";
 import { createLogger } from "./lib/log.ts";
 import { Dataset } from "./lib/service/dataset.ts";
+import { Metrics } from "./lib/service/metrics.ts";
 import { createRoutes } from "./routes/mod.ts";
 
 const config = loadConfig(Deno.env.toObject());
 const log = createLogger();
 const dataset = new Dataset();
+const metrics = new Metrics(dataset);
 
 /** The application as configured by this process's environment. */
-export const app = createApp({ config, log }, createRoutes({ dataset }));
+export const app = createApp(
+  { config, log, metrics },
+  createRoutes({
+    dataset,
+    metrics,
+    cache: { maxAgeSeconds: config.cacheMaxAgeSeconds, staleSeconds: config.cacheStaleSeconds },
+  }),
+);
 
 /** The request handler, for tests and for `deno serve`-style hosts. */
 export const handler = app.handler;
@@ -26,11 +35,11 @@ if (import.meta.main) {
   let stopReloading: () => void;
   if (config.releaseUrl) {
     // A replica: fetches releases from PROVIDERS_DB_URL (at start, on SIGHUP, every poll interval).
-    const follower = followReleases(config, log, dataset);
+    const follower = followReleases(config, log, dataset, metrics.poolObserver);
     stopReloading = follower.stop;
   } else {
-    startDataset(config, log, dataset);
-    stopReloading = reloadOnHangup(config, log, dataset);
+    startDataset(config, log, dataset, metrics.poolObserver);
+    stopReloading = reloadOnHangup(config, log, dataset, metrics.poolObserver);
   }
   await serve({
     app,

@@ -21,6 +21,18 @@ export interface Config {
   searchWorkers: number;
   /** `SEARCH_QUEUE`: most searches waiting for a worker; beyond, 503 `overloaded`. */
   searchQueue: number;
+  /**
+   * `SEARCH_MAX_WAIT_MS`: longest expected wait for a worker (searches queued
+   * × recent service time ÷ workers) a search is admitted with; beyond, 503
+   * `overloaded`. 0 turns the wait test off (only `SEARCH_QUEUE` sheds).
+   */
+  searchMaxWaitMs: number;
+  /** `CACHE_MAX_AGE_SECONDS`: `max-age` of data answers (search, provider, dataset, specialties). */
+  cacheMaxAgeSeconds: number;
+  /** `CACHE_STALE_SECONDS`: `stale-while-revalidate` of data answers. */
+  cacheStaleSeconds: number;
+  /** `COMPRESSION_MIN_BYTES`: smallest body compressed (gzip or brotli, as the client accepts). */
+  compressionMinBytes: number;
   /** `RATE_LIMIT_PER_MINUTE`: requests a minute per client; 0 turns limiting off. */
   rateLimitPerMinute: number;
   /** `TRUST_PROXY_HEADER`: header holding the client address behind a proxy (e.g. `X-Forwarded-For`); unset = use the socket address. */
@@ -51,6 +63,22 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     meaning: "searches run at once, one worker thread each; 0 = on the serving thread",
   },
   { name: "SEARCH_QUEUE", default: "64", meaning: "searches waiting for a worker before 503" },
+  {
+    name: "SEARCH_MAX_WAIT_MS",
+    default: "1000",
+    meaning: "longest expected queue wait a search is admitted with, else 503; 0 = off",
+  },
+  { name: "CACHE_MAX_AGE_SECONDS", default: "300", meaning: "max-age of data answers" },
+  {
+    name: "CACHE_STALE_SECONDS",
+    default: "3600",
+    meaning: "stale-while-revalidate of data answers",
+  },
+  {
+    name: "COMPRESSION_MIN_BYTES",
+    default: "1024",
+    meaning: "smallest body sent gzip- or brotli-compressed",
+  },
   { name: "RATE_LIMIT_PER_MINUTE", default: "0 (off)", meaning: "requests a minute per client" },
   {
     name: "TRUST_PROXY_HEADER",
@@ -157,6 +185,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     requestTimeoutMs: integerVar(env, "REQUEST_TIMEOUT_MS", 10_000, 1, 600_000, problems),
     searchWorkers: integerVar(env, "SEARCH_WORKERS", defaultSearchWorkers(), 0, 64, problems),
     searchQueue: integerVar(env, "SEARCH_QUEUE", 64, 0, 100_000, problems),
+    searchMaxWaitMs: integerVar(env, "SEARCH_MAX_WAIT_MS", 1000, 0, 600_000, problems),
+    cacheMaxAgeSeconds: integerVar(env, "CACHE_MAX_AGE_SECONDS", 300, 0, 31_536_000, problems),
+    cacheStaleSeconds: integerVar(env, "CACHE_STALE_SECONDS", 3600, 0, 31_536_000, problems),
+    compressionMinBytes: integerVar(env, "COMPRESSION_MIN_BYTES", 1024, 0, 1_000_000_000, problems),
     rateLimitPerMinute: integerVar(env, "RATE_LIMIT_PER_MINUTE", 0, 0, 1_000_000, problems),
     trustProxyHeader: header || null,
     demoRecords: integerVar(env, "DEMO_RECORDS", 100_000, 1, 20_000_000, problems),

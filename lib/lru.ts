@@ -19,6 +19,10 @@
 export class ByteLru<V, K = string> {
   #entries = new Map<K, V>();
   #bytes = 0;
+  /** Lookups answered from the cache since it was made. */
+  hits = 0;
+  /** Lookups the cache could not answer since it was made. */
+  misses = 0;
   constructor(
     readonly budget: number,
     readonly sizeOf: (value: V) => number = (value) => (value as { bytes: number }).bytes,
@@ -26,9 +30,10 @@ export class ByteLru<V, K = string> {
   get(key: K): V | undefined {
     const hit = this.#entries.get(key);
     if (hit !== undefined) {
+      this.hits++;
       this.#entries.delete(key);
       this.#entries.set(key, hit);
-    }
+    } else this.misses++;
     return hit;
   }
   set(key: K, value: V): void {
@@ -47,4 +52,34 @@ export class ByteLru<V, K = string> {
       this.#bytes -= this.sizeOf(v);
     }
   }
+}
+
+/** Hits and misses of one cache. */
+export interface CacheCounts {
+  hits: number;
+  misses: number;
+}
+
+/** Hits and misses of a store's caches, by cache name (`postings`, `results`, `records`...). */
+export type CacheCounters = Record<string, CacheCounts>;
+
+/**
+ * Sums cache counters by name.
+ *
+ * @example
+ * ```ts
+ * addCacheCounters({ a: { hits: 1, misses: 2 } }, { a: { hits: 3, misses: 0 } });
+ * // { a: { hits: 4, misses: 2 } }
+ * ```
+ */
+export function addCacheCounters(...all: CacheCounters[]): CacheCounters {
+  const sum: CacheCounters = {};
+  for (const counters of all) {
+    for (const [name, { hits, misses }] of Object.entries(counters)) {
+      const into = sum[name] ??= { hits: 0, misses: 0 };
+      into.hits += hits;
+      into.misses += misses;
+    }
+  }
+  return sum;
 }

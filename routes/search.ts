@@ -16,8 +16,9 @@ import { specialtyIndex } from "./specialties.ts";
 const SEARCH_UNAVAILABLE: ResponseSpec = {
   description: "Unavailable; retry after `Retry-After` seconds. The problem `type` says why: " +
     "`/problems/loading` (the dataset is being built or opened), `/problems/overloaded` (every " +
-    "search worker is busy and `SEARCH_QUEUE` searches already wait: load is shed rather than " +
-    "queued without bound), `/problems/timeout` (the search ran or waited longer than " +
+    "search worker is busy and `SEARCH_QUEUE` searches already wait, or the expected wait for a " +
+    "worker is over `SEARCH_MAX_WAIT_MS`: load is shed rather than queued without bound), " +
+    "`/problems/timeout` (the search ran or waited longer than " +
     "`REQUEST_TIMEOUT_MS` and was abandoned: narrow the query), `/problems/worker-failed` (the " +
     "worker running it failed and was replaced).",
   contentType: "application/problem+json",
@@ -65,7 +66,7 @@ export function searchRoute(dataset: Dataset): Route {
           },
           "503": SEARCH_UNAVAILABLE,
         },
-      }, (_request, ctx, params) => {
+      }, (request, ctx, params) => {
         const startedAt = clock();
         const store = dataset.store();
         const pool = dataset.pool();
@@ -81,7 +82,9 @@ export function searchRoute(dataset: Dataset): Route {
         const respond = (body: string) =>
           jsonText(body, { headers: { [RELEASE_HEADER]: release } });
         if (pool) {
-          const body = pool.answer(job, { signal: ctx.signal, deadline: ctx.deadline });
+          // Stops at the deadline (ctx.signal) or when the client goes away (request.signal).
+          const signal = AbortSignal.any([ctx.signal, request.signal]);
+          const body = pool.answer(job, { signal, deadline: ctx.deadline });
           return typeof body === "string" ? respond(body) : body.then(respond);
         }
         return respond(searchResponseBody(store, job, { deadline: ctx.deadline }));

@@ -11,10 +11,9 @@
  */
 import type { Operation, Route } from "../lib/http/router.ts";
 import { NotFoundError } from "../lib/http/errors.ts";
-import { STATUS_CODE as STD_STATUS_CODE } from "@std/http/status";
-
-/** 304, from the standard table (lib/http/status.ts lists only the codes the API itself uses). */
-const NOT_MODIFIED = (STD_STATUS_CODE as { readonly NotModified: 304 }).NotModified;
+import { etagMatches, NOT_MODIFIED } from "../lib/http/cache.ts";
+import { responseWithBody } from "../lib/http/body.ts";
+import { isCompressible } from "../lib/http/compression.ts";
 
 /** Where the static files live: `static/` beside `routes/`. */
 export const STATIC_ROOT: URL = new URL("../static/", import.meta.url);
@@ -85,22 +84,8 @@ interface CachedFile {
   size: number;
 }
 
-/**
- * Whether an `If-None-Match` header value matches `etag` (weak comparison, RFC 9110).
- *
- * @example
- * ```ts
- * etagMatches('W/"a", "b"', '"b"'); // true
- * ```
- */
-export function etagMatches(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  const bare = etag.replace(/^W\//, "");
-  return header.split(",").some((part) => {
-    const tag = part.trim();
-    return tag === "*" || tag.replace(/^W\//, "") === bare;
-  });
-}
+/** Whether an `If-None-Match` header value matches an `ETag` (re-exported from lib/http/cache.ts). */
+export { etagMatches };
 
 async function etagOf(body: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
@@ -150,11 +135,12 @@ class StaticFiles {
       "Cache-Control": cacheControl,
       "ETag": file.etag,
     };
+    if (isCompressible(contentTypeOf(path))) headers.Vary = "Accept-Encoding";
     if (etagMatches(request.headers.get("if-none-match"), file.etag)) {
       return new Response(null, { status: NOT_MODIFIED, headers });
     }
     headers["Content-Type"] = contentTypeOf(path);
-    return new Response(file.body, { headers });
+    return responseWithBody(file.body, { headers });
   }
 }
 

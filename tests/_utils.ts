@@ -10,6 +10,7 @@ import { type Config, loadConfig } from "../lib/config.ts";
 import { createLogger } from "../lib/log.ts";
 import type { Route } from "../lib/http/router.ts";
 import { Dataset } from "../lib/service/dataset.ts";
+import { Metrics } from "../lib/service/metrics.ts";
 
 /** A test application whose log lines are collected in `logs`. */
 export interface TestApp extends App {
@@ -25,8 +26,14 @@ export function testApp(
   const logs: Record<string, unknown>[] = [];
   const log = createLogger({ write: (line) => logs.push(JSON.parse(line)) });
   const config = { ...loadConfig({}), ...options.config };
-  const routes = options.routes ?? createRoutes({ dataset: new Dataset(), ...options.deps });
-  const app = createApp({ config, log }, routes);
+  const deps = { dataset: new Dataset(), ...options.deps };
+  const metrics = deps.metrics ?? new Metrics(deps.dataset);
+  const cache = {
+    maxAgeSeconds: config.cacheMaxAgeSeconds,
+    staleSeconds: config.cacheStaleSeconds,
+  };
+  const routes = options.routes ?? createRoutes({ cache, ...deps, metrics });
+  const app = createApp({ config, log, metrics }, routes);
   return {
     ...app,
     logs,

@@ -104,12 +104,23 @@ export function buildOpenApi(routes: readonly Route[], info: ApiInfo): Record<st
         }
         parameters.push(parameter);
       }
+      const validated = parameters.length > 0;
+      if ("304" in op.responses) {
+        parameters.push({
+          name: "If-None-Match",
+          in: "header",
+          required: false,
+          description: "An `ETag` from an earlier answer (or a list of them): a match is a `304` " +
+            "without a body",
+          schema: { type: "string" },
+        });
+      }
       const responses: Record<string, unknown> = {};
       for (const [status, spec] of Object.entries(op.responses)) {
         responses[status] = renderResponse(spec);
       }
       const defaults: Record<string, ResponseSpec> = {};
-      if (parameters.length > 0) {
+      if (validated) {
         defaults["400"] = problem("Invalid or unknown parameters; `errors` names each one");
       }
       defaults["405"] = problem("Method not allowed; `Allow` lists the methods", {

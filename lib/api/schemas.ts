@@ -83,6 +83,10 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     required: ["type", "title", "status", "detail", "request_id"],
   },
   Health: object({ status: { const: "ok" } }, 'Liveness: always exactly {"status":"ok"}'),
+  Ready: object(
+    { status: { const: "ready" }, version: { type: "string" } },
+    "Readiness: the dataset is loaded and searchable; `version` names it (as in every `ETag`)",
+  ),
   Provider: object({
     npi: { type: "string", pattern: "^[0-9]{10}$" },
     entity_type: { enum: ["individual", "organization", null] },

@@ -122,6 +122,10 @@ export function problemResponse(error: HttpError, requestId: string): Response {
   }
   return new Response(JSON.stringify(problem), {
     status: error.status,
-    headers: { "Content-Type": PROBLEM_CONTENT_TYPE, ...error.headers },
+    headers: {
+      "Content-Type": PROBLEM_CONTENT_TYPE,
+      "Cache-Control": "no-store",
+      ...error.headers,
+    },
   });
 }

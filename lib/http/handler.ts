@@ -18,6 +18,8 @@ export class RequestContext {
   readonly targetLength: number;
   /** Path parameters of the matched route, e.g. `{ npi: "1003000126" }`. */
   params: Record<string, string> = {};
+  /** The pattern of the route that matched (`/v1/providers/:npi`), `null` until one did. */
+  route: string | null = null;
   /** The client's address as the server saw it, when known. */
   readonly remoteAddr: string | null;
   /**

@@ -8,6 +8,7 @@
 import { JSON_CONTENT_TYPE, setHeaders } from "./json.ts";
 import { COMMON_HEADERS } from "./wrappers.ts";
 import { REQUEST_ID_HEADER } from "./request_id.ts";
+import { rememberBody } from "./body.ts";
 
 const BODY = '{"status":"ok"}';
 
@@ -26,7 +27,7 @@ setHeaders(TEMPLATE.headers, { ...COMMON_HEADERS, "Content-Type": JSON_CONTENT_T
 export function healthResponse(requestId: string): Response {
   const response = TEMPLATE.clone();
   response.headers.set(REQUEST_ID_HEADER, requestId);
-  return response;
+  return rememberBody(response, BODY);
 }
 
 /** Whether a path is a health route (exempt from rate limiting). */

@@ -5,6 +5,7 @@
  */
 
 import { COMMON_HEADERS } from "./wrappers.ts";
+import { responseWithBody } from "./body.ts";
 
 /** Media type of JSON bodies. */
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
@@ -36,7 +37,7 @@ export function jsonText(
   text: string,
   init: { status?: number; headers?: Record<string, string> } = {},
 ): Response {
-  const response = new Response(text, { status: init.status ?? 200 });
+  const response = responseWithBody(text, { status: init.status ?? 200 });
   setHeaders(response.headers, JSON_HEADERS);
   if (init.headers) setHeaders(response.headers, init.headers);
   return response;

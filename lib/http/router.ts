@@ -174,6 +174,7 @@ export function createRouter(routes: readonly Route[]): Router {
     const found = match(ctx.pathname);
     if (!found) throw new NotFoundError(`No route for '${ctx.pathname}': see /openapi.json`);
     ctx.params = found.params;
+    ctx.route = found.route.path;
     const { route } = found;
     const method = request.method;
     const allow = allows.get(route)!;

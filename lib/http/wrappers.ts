@@ -1,6 +1,7 @@
 /**
  * The cross-cutting wrappers, each a plain `(next) => handler` function:
- * response headers, logging, errors, request limits and rate limiting.
+ * response headers, logging, compression, errors, request limits and rate
+ * limiting.
  *
  * @module
  */
@@ -11,6 +12,15 @@ import { REQUEST_ID_HEADER } from "./request_id.ts";
 import { STATUS_CODE } from "./status.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 import { clock, DeadlineError } from "../deadline.ts";
+import {
+  addVary,
+  compress,
+  type Encoding,
+  isCompressible,
+  negotiateEncoding,
+} from "./compression.ts";
+import { knownBody } from "./body.ts";
+import { ByteLru } from "../lru.ts";
 
 /**
  * Headers every response carries (JSON responses are made with them
@@ -54,7 +64,7 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  */
 function then(
   result: Response | Promise<Response>,
-  fn: (response: Response) => Response,
+  fn: (response: Response) => Response | Promise<Response>,
 ): Response | Promise<Response> {
   return result instanceof Promise ? result.then(fn) : fn(result);
 }
@@ -98,6 +108,29 @@ export function withLogging(log: Logger): Wrapper {
           status: response.status,
           durationMs: Math.round((performance.now() - started) * 100) / 100,
         });
+        return response;
+      });
+    };
+  };
+}
+
+/**
+ * Reports every request to `record` once answered: the matched route's
+ * pattern (`unmatched` when none), method, status and seconds taken.
+ */
+export function withRequestMetrics(
+  record: (route: string, method: string, status: number, seconds: number) => void,
+): Wrapper {
+  return function requestMetrics(next: Handler): Handler {
+    return (request, ctx) => {
+      const started = performance.now();
+      return then(next(request, ctx), (response) => {
+        record(
+          ctx.route ?? "unmatched",
+          request.method,
+          response.status,
+          (performance.now() - started) / 1000,
+        );
         return response;
       });
     };
@@ -252,5 +285,103 @@ export function withRateLimit(
       }
       return next(request, ctx);
     };
+  };
+}
+
+/** Options of {@linkcode withCompression}. */
+export interface CompressionOptions {
+  /** Smallest body compressed, in bytes; smaller ones go out as they are. */
+  minBytes: number;
+  /** Bytes of compressed bodies kept for responses with a strong `ETag` (files). Default 8 MB. */
+  cacheBytes?: number;
+  /** Called once per answer with the coding used (`identity` when none), for metrics. */
+  onEncoded?: (encoding: Encoding | "identity", bytesIn: number, bytesOut: number) => void;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Compresses answers with gzip or brotli, as the client's `Accept-Encoding`
+ * prefers, when their media type is compressible (JSON, NDJSON, CSV, HTML,
+ * scripts, styles) and their body is at least `minBytes`. Such answers say
+ * `Vary: Accept-Encoding` whether compressed or not, so shared caches keep
+ * one copy per coding; a strong `ETag` becomes weak when the body is
+ * compressed (the bytes differ, the representation does not), and the
+ * compressed bytes of a strong-`ETag` answer (a file) are kept and reused.
+ * Bodies made by `jsonText`/`responseWithBody` are compressed without a
+ * promise; others are read first.
+ */
+export function withCompression(options: CompressionOptions): Wrapper {
+  const cache = new ByteLru<Uint8Array<ArrayBuffer>>(
+    options.cacheBytes ?? 8 * 1024 * 1024,
+    (bytes) => bytes.byteLength,
+  );
+  const finish = (
+    request: Request,
+    response: Response,
+    body: string | Uint8Array,
+  ): Response => {
+    // A string's UTF-8 length is from its length to three times that: encode only when in doubt.
+    let bytes = typeof body === "string"
+      ? (body.length >= options.minBytes || body.length * 3 < options.minBytes
+        ? undefined
+        : encoder.encode(body))
+      : body;
+    const size = bytes?.byteLength ?? (body as string).length;
+    if (size < options.minBytes) {
+      options.onEncoded?.("identity", size, size);
+      return response;
+    }
+    addVary(response.headers, "Accept-Encoding");
+    const encoding = negotiateEncoding(request.headers.get("accept-encoding"));
+    if (!encoding) {
+      options.onEncoded?.("identity", size, size);
+      return response;
+    }
+    bytes ??= encoder.encode(body as string);
+    const etag = response.headers.get("etag");
+    const strong = etag !== null && !etag.startsWith("W/");
+    const key = strong ? `${encoding}:${etag}` : "";
+    let packed = strong ? cache.get(key) : undefined;
+    if (packed === undefined) {
+      packed = compress(bytes, encoding);
+      if (strong) cache.set(key, packed);
+    }
+    options.onEncoded?.(encoding, bytes.byteLength, packed.byteLength);
+    const headers = new Headers(response.headers);
+    headers.set("Content-Encoding", encoding);
+    headers.delete("Content-Length");
+    if (strong) headers.set("ETag", `W/${etag}`);
+    return new Response(packed, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
+  };
+  return function compression(next: Handler): Handler {
+    return (request, ctx) =>
+      then(next(request, ctx), (response): Response | Promise<Response> => {
+        // A body made here is known without touching `response.body` (which makes a stream).
+        const known = knownBody(response);
+        if (
+          (known === undefined && response.body === null) ||
+          !isCompressible(response.headers.get("content-type")) ||
+          response.headers.has("content-encoding")
+        ) {
+          return response;
+        }
+        if (known !== undefined) return finish(request, response, known);
+        return response.bytes().then((bytes) =>
+          finish(
+            request,
+            new Response(bytes, {
+              status: response.status,
+              statusText: response.statusText,
+              headers: response.headers,
+            }),
+            bytes,
+          )
+        );
+      });
   };
 }

@@ -64,6 +64,11 @@ export class SearchIndex {
   readonly #cache: ByteLru<Uint32Array>;
   readonly #flagCounts = new Map<number, number>();
 
+  /** Hits and misses of the posting-list cache. */
+  get cacheCounts(): { hits: number; misses: number } {
+    return { hits: this.#cache.hits, misses: this.#cache.misses };
+  }
+
   private constructor(db: DatabaseSync, cacheBytes: number) {
     // Every column must be there with a plausible length before the first query needs it
     // (SQLite answers `length()` of a blob without reading it).

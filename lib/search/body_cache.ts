@@ -14,6 +14,10 @@ const TOOK = ',"took_ms":';
 export class BodyCache {
   #entries = new Map<string, string>();
   #bytes = 0;
+  /** Lookups answered from the cache. */
+  hits = 0;
+  /** Lookups not answered from the cache. */
+  misses = 0;
 
   /** @param budget Most bytes of body text kept (0 turns the cache off). */
   constructor(readonly budget: number) {}
@@ -30,7 +34,11 @@ export class BodyCache {
    */
   get(key: string, startedAt: number): string | undefined {
     const head = this.#entries.get(key);
-    if (head === undefined) return undefined;
+    if (head === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     this.#entries.delete(key);
     this.#entries.set(key, head);
     return `${head}${TOOK}${Math.round((clock() - startedAt) * 100) / 100}}`;

@@ -1,8 +1,10 @@
 /**
  * A pool of search workers with admission control. At most one search runs
  * per worker; further searches wait in a FIFO queue of bounded length, and a
- * search arriving when the queue is full is refused at once (503
- * `overloaded` with `Retry-After`) instead of piling up. A search whose
+ * search arriving when the queue is full, or when its expected wait (the
+ * searches ahead of it × the recent service time ÷ workers) is over the
+ * wait budget, is refused at once (503 `overloaded` with `Retry-After`)
+ * instead of piling up: admitted searches are answered in bounded time. A search whose
  * deadline passes while queued is dropped without running; one that passes
  * it while running has its worker terminated — the work really stops — and
  * a fresh worker takes the slot. A worker that crashes is replaced the same
@@ -17,6 +19,7 @@ import { clock, DeadlineError, type Watch } from "../deadline.ts";
 import type { SearchJob } from "./response.ts";
 import type { SearchPage } from "./engine.ts";
 import { BodyCache } from "./body_cache.ts";
+import { addCacheCounters, type CacheCounters } from "../lru.ts";
 
 /** Cache budgets a worker opens its store with. */
 export interface WorkerStoreOptions {
@@ -42,10 +45,27 @@ export type ToWorker =
 export type FromWorker =
   | { type: "ready" }
   | { type: "open-failed"; message: string }
-  | { type: "result"; id: number; body: string }
-  | { type: "page"; id: number; page: SearchPage }
-  | { type: "timeout"; id: number }
-  | { type: "failed"; id: number; message: string };
+  | { type: "result"; id: number; body: string; caches?: CacheCounters }
+  | { type: "page"; id: number; page: SearchPage; caches?: CacheCounters }
+  | { type: "timeout"; id: number; caches?: CacheCounters }
+  | { type: "failed"; id: number; message: string; caches?: CacheCounters };
+
+/** Why a search was refused. */
+export type ShedReason = "queue_full" | "wait_budget";
+
+/** What the pool tells as it works, for metrics; every method optional. */
+export interface PoolObserver {
+  /** A worker took a search that had waited `ms` for it (0: a worker was free). */
+  waited?(ms: number): void;
+  /** A worker finished a search in `ms`. */
+  served?(ms: number): void;
+  /** A search was refused at once. */
+  shed?(reason: ShedReason): void;
+  /** A search passed its deadline while waiting or running. */
+  timedOut?(where: "queued" | "running"): void;
+  /** A search's client went away (its signal aborted, not by the deadline). */
+  abandoned?(where: "queued" | "running"): void;
+}
 
 /** How a pool is made. */
 export interface SearchPoolOptions {
@@ -64,6 +84,15 @@ export interface SearchPoolOptions {
    * would: for tests and drills of the queue and the timeout. Default 0.
    */
   workerDelayMs?: number;
+  /**
+   * Longest expected wait (ms) a search is admitted with; beyond, it is
+   * refused. The expected wait is the searches queued, plus this one, times
+   * the recent service time (an exponentially weighted average), divided by
+   * the workers. 0 or absent: only the queue's length sheds.
+   */
+  maxWaitMs?: number;
+  /** Told of waits, service times, refusals, timeouts and abandoned searches. */
+  observer?: PoolObserver;
   /** Wait before reopening the database in a replacement worker that failed to open it. Default 1000. */
   reopenDelayMs?: number;
   /**
@@ -87,13 +116,25 @@ export interface PoolStats {
   queued: number;
   /** Workers terminated or lost and replaced since start. */
   replaced: number;
+  /** Recent service time of a search in a worker, ms (exponentially weighted; 0 before any). */
+  serviceMs: number;
+  /** Recent mean deviation of the service time from `serviceMs`, ms (exponentially weighted). */
+  serviceDeviationMs: number;
+  /** What a search arriving now would wait for a worker, ms (0 when one is free). */
+  expectedWaitMs: number;
 }
+
+/** Weight of the newest service time in the running average and deviation. */
+const SERVICE_EWMA_WEIGHT = 0.125;
 
 interface Task {
   id: number;
   job: SearchJob;
   deadline: number;
   signal: AbortSignal | undefined;
+  /** When it was queued and when a worker took it, on `clock()`. */
+  queuedAt: number;
+  startedAt: number;
   resolve(body: string): void;
   reject(error: unknown): void;
   onAbort: (() => void) | null;
@@ -104,6 +145,8 @@ interface Slot {
   ready: boolean;
   task: Task | null;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** The worker's cache counters, as of its last answer. */
+  caches: CacheCounters;
 }
 
 const WORKER_URL = new URL("./search_worker.ts", import.meta.url).href;
@@ -130,6 +173,10 @@ export class SearchPool {
   #closing = false;
   #drained: (() => void) | null = null;
   readonly #bodies: BodyCache;
+  #serviceMs = 0;
+  #serviceDeviationMs = 0;
+  /** Cache counters of workers terminated (their last report). */
+  #retiredCaches: CacheCounters = {};
 
   private constructor(options: SearchPoolOptions) {
     this.#options = options;
@@ -149,7 +196,13 @@ export class SearchPool {
     const pool = new SearchPool(options);
     const opened: Promise<void>[] = [];
     for (let i = 0; i < options.workers; i++) {
-      const slot: Slot = { worker: undefined!, ready: false, task: null, timer: undefined };
+      const slot: Slot = {
+        worker: undefined!,
+        ready: false,
+        task: null,
+        timer: undefined,
+        caches: {},
+      };
       pool.#slots.push(slot);
       opened.push(pool.#spawn(slot));
     }
@@ -171,7 +224,50 @@ export class SearchPool {
       busy: this.#slots.filter((s) => s.task).length,
       queued: this.#queue.length,
       replaced: this.#replaced,
+      serviceMs: this.#serviceMs,
+      serviceDeviationMs: this.#serviceDeviationMs,
+      expectedWaitMs: this.#expectedWait(),
     };
+  }
+
+  /**
+   * Hits and misses of the caches: `bodies` on this thread, and the
+   * workers' `postings`, `results`, `word_sets`, `filters` and `records`
+   * (as of each worker's last answer, terminated workers included).
+   */
+  cacheCounters(): CacheCounters {
+    return addCacheCounters(
+      { bodies: { hits: this.#bodies.hits, misses: this.#bodies.misses } },
+      this.#retiredCaches,
+      ...this.#slots.map((slot) => slot.caches),
+    );
+  }
+
+  /**
+   * What a search arriving now would wait, ms: 0 with a free worker, else,
+   * for the `n` searches queued and this one, `n` service times plus twice
+   * the deviation of their sum (`2 × √n × deviation`), divided by the
+   * workers: a wait few searches exceed, not the average one, since service
+   * times vary. The service time is the recent average, or the time the
+   * longest-running search has taken so far when that is longer; before the
+   * first search finishes, a quarter of the wait budget.
+   */
+  #expectedWait(): number {
+    let longest = 0;
+    let ready = 0;
+    const now = clock();
+    for (const slot of this.#slots) {
+      if (!slot.ready) continue;
+      if (!slot.task) return 0;
+      ready++;
+      longest = Math.max(longest, now - slot.task.startedAt);
+    }
+    // Before any search has finished, assume a quarter of the budget: a burst at start-up
+    // queues a few searches per worker, not the whole queue.
+    const known = this.#serviceMs > 0 ? this.#serviceMs : (this.#options.maxWaitMs ?? 0) / 4;
+    const service = Math.max(known, longest);
+    const n = this.#queue.length + 1;
+    return (n * service + 2 * Math.sqrt(n) * this.#serviceDeviationMs) / Math.max(1, ready);
   }
 
   /**
@@ -205,11 +301,14 @@ export class SearchPool {
     const deadline = watch.deadline ?? Infinity;
     if (watch.signal?.aborted || clock() >= deadline) return Promise.reject(new DeadlineError());
     return new Promise<string>((resolve, reject) => {
+      const now = clock();
       const task: Task = {
         id: this.#nextId++,
         job,
         deadline,
         signal: watch.signal,
+        queuedAt: now,
+        startedAt: now,
         resolve,
         reject,
         onAbort: null,
@@ -221,11 +320,27 @@ export class SearchPool {
       }
       this.#dropExpired();
       if (this.#queue.length >= this.#options.queue) {
+        this.#options.observer?.shed?.("queue_full");
         reject(
           new UnavailableError(
             `The server is busy: ${this.#slots.length} search(es) running and ${this.#queue.length} ` +
               `waiting, the most it takes; retry after ${RETRY_AFTER_SECONDS} s, with backoff`,
             RETRY_AFTER_SECONDS,
+            "overloaded",
+          ),
+        );
+        return;
+      }
+      const maxWait = this.#options.maxWaitMs ?? 0;
+      const wait = this.#expectedWait();
+      if (maxWait > 0 && wait > maxWait) {
+        this.#options.observer?.shed?.("wait_budget");
+        const retry = Math.max(RETRY_AFTER_SECONDS, Math.ceil(wait / 1000));
+        reject(
+          new UnavailableError(
+            `The server is busy: a search would wait about ${Math.round(wait)} ms for a worker, ` +
+              `over the ${maxWait} ms budget; retry after ${retry} s, with backoff`,
+            retry,
             "overloaded",
           ),
         );
@@ -314,6 +429,8 @@ export class SearchPool {
   /** Terminates `slot`'s worker, rejects its task with `error` and starts a replacement. */
   #fail(slot: Slot, error: unknown): void {
     const task = this.#finish(slot);
+    this.#retiredCaches = addCacheCounters(this.#retiredCaches, slot.caches);
+    slot.caches = {};
     slot.worker.terminate();
     slot.ready = false;
     this.#replaced++;
@@ -335,6 +452,8 @@ export class SearchPool {
 
   #dispatch(slot: Slot, task: Task): void {
     slot.task = task;
+    task.startedAt = clock();
+    this.#options.observer?.waited?.(task.startedAt - task.queuedAt);
     if (task.signal && !task.onAbort) {
       task.onAbort = () => this.#abandon(task);
       task.signal.addEventListener("abort", task.onAbort, { once: true });
@@ -363,6 +482,9 @@ export class SearchPool {
   #settle(slot: Slot, message: FromWorker & { id: number }): void {
     if (slot.task?.id !== message.id) return; // An answer to a search already abandoned.
     const task = this.#finish(slot)!;
+    if ("caches" in message && message.caches) slot.caches = message.caches;
+    this.#served(task);
+    if (message.type === "timeout") this.#options.observer?.timedOut?.("running");
     // The worker takes its next search first; the page is rendered here meanwhile.
     this.#pump();
     if (message.type === "result") task.resolve(message.body);
@@ -376,10 +498,38 @@ export class SearchPool {
     else if (message.type === "failed") task.reject(new Error(message.message));
   }
 
+  /**
+   * Counts a search's service time into the running average and deviation
+   * (as TCP estimates round trips: the deviation starts at half the first
+   * sample).
+   */
+  #served(task: Task): void {
+    const ms = clock() - task.startedAt;
+    if (this.#serviceMs === 0) {
+      this.#serviceMs = ms;
+      this.#serviceDeviationMs = ms / 2;
+    } else {
+      this.#serviceDeviationMs += SERVICE_EWMA_WEIGHT *
+        (Math.abs(ms - this.#serviceMs) - this.#serviceDeviationMs);
+      this.#serviceMs += SERVICE_EWMA_WEIGHT * (ms - this.#serviceMs);
+    }
+    this.#options.observer?.served?.(ms);
+  }
+
+  /** Tells the observer a task ended unanswered: its deadline, or its client gone. */
+  #ended(task: Task, where: "queued" | "running"): void {
+    const reason: unknown = task.signal?.aborted ? task.signal.reason : undefined;
+    const clientGone = task.signal?.aborted && task.deadline > clock() &&
+      !(reason instanceof DOMException && reason.name === "TimeoutError");
+    if (clientGone) this.#options.observer?.abandoned?.(where);
+    else this.#options.observer?.timedOut?.(where);
+  }
+
   /** A task's deadline passed or its signal aborted: drop it from the queue, or stop its worker. */
   #abandon(task: Task): void {
     const queued = this.#queue.indexOf(task);
     if (queued >= 0) {
+      this.#ended(task, "queued");
       this.#queue.splice(queued, 1);
       if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
       task.reject(new DeadlineError());
@@ -391,6 +541,8 @@ export class SearchPool {
     this.#options.log?.warn("search abandoned at its deadline; replacing its worker", {
       ms: Math.round(clock() - task.job.startedAt),
     });
+    this.#ended(task, "running");
+    this.#served(task);
     this.#fail(slot, new DeadlineError());
   }
 
@@ -409,6 +561,7 @@ export class SearchPool {
       if (!slot.ready || slot.task) continue;
       let task = this.#queue.shift();
       while (task && (task.deadline <= clock() || task.signal?.aborted)) {
+        this.#ended(task, "queued");
         if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
         task.reject(new DeadlineError());
         task = this.#queue.shift();

@@ -6,7 +6,8 @@
  * Messages in and out are {@linkcode ToWorker} and {@linkcode FromWorker}:
  * `open` (answered `ready` or `open-failed`), then any number of `search`
  * (answered `result`, `timeout` or `failed`, with the request's id), then
- * `close`.
+ * `close`. Every answer carries the worker's cache counters (hits and
+ * misses so far), which the pool sums for `/metrics`.
  *
  * @module
  */
@@ -71,17 +72,18 @@ scope.onmessage = (event) => {
       try {
         if (delayMs > 0) block(delayMs);
         if (pages) {
-          scope.postMessage({ type: "page", id, page: store.search(job.query, { deadline }) });
-        } else {scope.postMessage({
-            type: "result",
-            id,
-            body: searchResponseBody(store, job, { deadline }),
-          });}
+          const page = store.search(job.query, { deadline });
+          scope.postMessage({ type: "page", id, page, caches: store.cacheCounters() });
+        } else {
+          const body = searchResponseBody(store, job, { deadline });
+          scope.postMessage({ type: "result", id, body, caches: store.cacheCounters() });
+        }
       } catch (error) {
+        const caches = store.cacheCounters();
         scope.postMessage(
           error instanceof DeadlineError
-            ? { type: "timeout", id }
-            : { type: "failed", id, message: messageOf(error) },
+            ? { type: "timeout", id, caches }
+            : { type: "failed", id, message: messageOf(error), caches },
         );
       }
       return;

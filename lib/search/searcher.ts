@@ -72,10 +72,27 @@ export function withSearch(
     };
   };
   if (!options.lazy) load();
-  // The store is the prototype, so its lazy `index` getter stays lazy.
-  const searchable: SearchableSqliteStore = Object.create(store);
+  // Copied by descriptors, so the store's lazy `index` getter stays lazy.
+  const searchable = Object.defineProperties(
+    {},
+    Object.getOwnPropertyDescriptors(store),
+  ) as SearchableSqliteStore;
   searchable.search = (query, watch = {}) =>
     search(query, { ...load(), signal: watch.signal, deadline: watch.deadline });
+  // The store counts records and posting lists; the engine's caches are counted here.
+  searchable.cacheCounters = () => {
+    const out = store.cacheCounters();
+    if (engine) {
+      const counts = (lru: { hits: number; misses: number }) => ({
+        hits: lru.hits,
+        misses: lru.misses,
+      });
+      out.results = counts(engine.cache);
+      if (engine.wordSets) out.word_sets = counts(engine.wordSets);
+      if (engine.filterLists) out.filters = counts(engine.filterLists);
+    }
+    return out;
+  };
   return searchable;
 }
 

@@ -7,9 +7,11 @@ import { compose, type Handler, RequestContext, type Wrapper } from "../http/han
 import { createRouter, type Route } from "../http/router.ts";
 import { requestIdFor } from "../http/request_id.ts";
 import {
+  withCompression,
   withErrors,
   withLogging,
   withRateLimit,
+  withRequestMetrics,
   withResponseHeaders,
   withTimeout,
   withUrlLimit,
@@ -18,6 +20,7 @@ import { createRateLimiter } from "../http/rate_limit.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import { healthResponse, isHealthPath } from "../http/health.ts";
+import type { Metrics } from "./metrics.ts";
 
 /** The handler `Deno.serve` calls. */
 export type ServeHandler = (
@@ -29,12 +32,16 @@ export type ServeHandler = (
 export interface AppOptions {
   config: Config;
   log: Logger;
+  /** The service's metrics, fed by every request (the `/metrics` route serves them). */
+  metrics: Metrics;
 }
 
 /** A composed application. */
 export interface App {
   handler: ServeHandler;
   routes: readonly Route[];
+  /** The metrics this application feeds and serves at `/metrics`. */
+  metrics: Metrics;
 }
 
 /** The client key for rate limiting: the trusted proxy header's first address, else the socket's. */
@@ -57,22 +64,29 @@ export function clientKey(
  *
  * @example
  * ```ts
- * const app = createApp({ config: loadConfig({}), log: silentLogger }, createRoutes({ dataset }));
+ * const metrics = new Metrics(dataset);
+ * const app = createApp({ config, log, metrics }, createRoutes({ dataset, metrics }));
  * const response = await app.handler(new Request("http://localhost/health"));
  * ```
  */
 export function createApp(options: AppOptions, routes: Route[]): App {
-  const { config, log } = options;
+  const { config, log, metrics } = options;
   const router = createRouter(routes);
-  const wrappers: Wrapper[] = [
-    withResponseHeaders(),
-    withLogging(log),
+  const wrappers: Wrapper[] = [withResponseHeaders(), withLogging(log)];
+  wrappers.push(
+    withRequestMetrics((...args) => metrics.request(...args)),
+    withCompression({
+      minBytes: config.compressionMinBytes,
+      onEncoded: (...args) => metrics.encoded(...args),
+    }),
     withErrors(log),
     withUrlLimit(),
-  ];
+  );
   if (config.rateLimitPerMinute > 0) {
     wrappers.push(withRateLimit(createRateLimiter({ perMinute: config.rateLimitPerMinute }), {
-      exempt: (path) => isHealthPath(path) || path.startsWith("/static/"),
+      exempt: (path) =>
+        isHealthPath(path) || path === "/ready" || path === "/metrics" ||
+        path.startsWith("/static/"),
       clientKey: clientKey(config.trustProxyHeader),
     }));
   }
@@ -109,15 +123,17 @@ export function createApp(options: AppOptions, routes: Route[]): App {
     const started = performance.now();
     const requestId = requestIdFor(request);
     const response = healthResponse(requestId);
+    const ms = performance.now() - started;
     log.request({
       requestId,
       method: "GET",
       path,
       status: 200,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      durationMs: Math.round(ms * 100) / 100,
     });
+    metrics.request(path, "GET", 200, ms / 1000);
     return response;
   }
 
-  return { handler, routes };
+  return { handler, routes, metrics };
 }

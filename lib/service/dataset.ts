@@ -12,6 +12,7 @@ import { bareRelease, type ReleaseInfo } from "../release/manifest.ts";
 
 /** The response header naming the dataset release that answered (search and dataset answers). */
 export const RELEASE_HEADER = "Dataset-Release";
+import { shortHash } from "../http/cache.ts";
 
 /** Where the dataset is in its life cycle. */
 export type DatasetState =
@@ -68,6 +69,31 @@ export class Dataset {
     const store = this.store(); // Throws unless ready.
     const ready = this.#state as Extract<DatasetState, { kind: "ready" }>;
     return ready.release ??= bareRelease(store.dataset());
+  }
+
+  /**
+   * The version of the dataset served, naming it in `ETag`s: a hash of its
+   * release id (which changes with every import, the weekly update too), or
+   * `null` while none is served.
+   *
+   * @example
+   * ```ts
+   * dataset.version(); // e.g. "q3VYb1kq2fJ0"
+   * ```
+   */
+  version(): string | null {
+    if (this.#state.kind !== "ready") return null;
+    return shortHash(this.release().id).slice(0, 12);
+  }
+
+  /**
+   * Whether searches can be answered now: a store is open and, when
+   * searches run in workers, at least one worker is ready.
+   */
+  searchable(): boolean {
+    const state = this.#state;
+    if (state.kind !== "ready") return false;
+    return !state.pool || state.pool.stats.ready > 0;
   }
 
   /** The search workers of the current store; `null` when searches run in-process. */

@@ -14,6 +14,7 @@ import type { Config } from "../config.ts";
 import type { Dataset } from "./dataset.ts";
 import type { Logger } from "../log.ts";
 import { openServing } from "./startup.ts";
+import type { PoolObserver } from "../search/pool.ts";
 import { readRelease } from "../release/manifest.ts";
 import { downloadRelease, fetchManifest, installRelease } from "../release/fetch.ts";
 import { describeLeftovers, removeLeftovers } from "../store/build_leftovers.ts";
@@ -60,7 +61,12 @@ export interface ReleaseFollower {
  * // later: follower.stop();
  * ```
  */
-export function followReleases(config: Config, log: Logger, dataset: Dataset): ReleaseFollower {
+export function followReleases(
+  config: Config,
+  log: Logger,
+  dataset: Dataset,
+  observer?: PoolObserver,
+): ReleaseFollower {
   const url = config.releaseUrl;
   if (!url) throw new TypeError("followReleases needs PROVIDERS_DB_URL");
   const db = config.databasePath;
@@ -79,7 +85,7 @@ export function followReleases(config: Config, log: Logger, dataset: Dataset): R
     }
     dataset.loading("opening the local copy of the release", 0);
     try {
-      const { store, pool } = await openServing(db, config, log);
+      const { store, pool } = await openServing(db, config, log, observer);
       const release = readRelease(db, store.dataset());
       dataset.ready(store, pool, release);
       log.info("dataset open", { path: db, release: release.id, records: store.dataset().records });
@@ -112,7 +118,7 @@ export function followReleases(config: Config, log: Logger, dataset: Dataset): R
         },
       });
       await installRelease(temp, db, published.manifest);
-      const { store, pool } = await openServing(db, config, log);
+      const { store, pool } = await openServing(db, config, log, observer);
       const info = readRelease(db, store.dataset());
       if (stopped) {
         await pool?.close();

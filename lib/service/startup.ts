@@ -16,7 +16,7 @@ import {
   withSearch,
 } from "../search/searcher.ts";
 import { StoreOpenError } from "../store/store.ts";
-import { SearchPool } from "../search/pool.ts";
+import { type PoolObserver, SearchPool } from "../search/pool.ts";
 import { renderSearchBody } from "../search/response.ts";
 import { dirname } from "../paths.ts";
 import { readRelease } from "../release/manifest.ts";
@@ -50,7 +50,12 @@ export interface Serving {
  * dataset.ready(store, pool);
  * ```
  */
-export async function openServing(path: string, config: Config, log: Logger): Promise<Serving> {
+export async function openServing(
+  path: string,
+  config: Config,
+  log: Logger,
+  observer?: PoolObserver,
+): Promise<Serving> {
   if (config.searchWorkers === 0) {
     return { store: readWhole(openSearchableStore(path)), pool: null };
   }
@@ -64,6 +69,8 @@ export async function openServing(path: string, config: Config, log: Logger): Pr
       path,
       workers: config.searchWorkers,
       queue: config.searchQueue,
+      maxWaitMs: config.searchMaxWaitMs,
+      observer,
       log,
       render: (job, page) => renderSearchBody(store, job, page),
     });
@@ -99,11 +106,12 @@ export function startDataset(
   config: Config,
   log: Logger,
   dataset: Dataset = new Dataset(),
+  observer?: PoolObserver,
 ): Dataset {
   const path = config.databasePath;
   if (exists(path)) {
     dataset.loading("opening the database", 0);
-    openServing(path, config, log).then(({ store, pool }) => {
+    openServing(path, config, log, observer).then(({ store, pool }) => {
       const release = readRelease(path, store.dataset());
       dataset.ready(store, pool, release);
       log.info("dataset open", {
@@ -119,7 +127,7 @@ export function startDataset(
     });
     return dataset;
   }
-  buildDemo(dataset, config, log);
+  buildDemo(dataset, config, log, observer);
   return dataset;
 }
 
@@ -136,7 +144,12 @@ function workers(pool: SearchPool | null) {
   return { search_workers: pool?.stats.workers ?? 0 };
 }
 
-function buildDemo(dataset: Dataset, config: Config, log: Logger): void {
+function buildDemo(
+  dataset: Dataset,
+  config: Config,
+  log: Logger,
+  observer?: PoolObserver,
+): void {
   const path = config.databasePath;
   const started = performance.now();
   dataset.loading("building the demo dataset", 0);
@@ -175,7 +188,7 @@ function buildDemo(dataset: Dataset, config: Config, log: Logger): void {
         path,
         error: error instanceof Error ? error.message : String(error),
       })
-    ).then(() => openServing(path, config, log)).then(({ store, pool }) => {
+    ).then(() => openServing(path, config, log, observer)).then(({ store, pool }) => {
       dataset.ready(store, pool, readRelease(path, store.dataset()));
       log.info("dataset open", {
         path,
@@ -206,12 +219,17 @@ function buildDemo(dataset: Dataset, config: Config, log: Logger): void {
  * and the current dataset keeps serving. Signals during a reload queue up
  * behind it. Returns a function that stops listening.
  */
-export function reloadOnHangup(config: Config, log: Logger, dataset: Dataset): () => void {
+export function reloadOnHangup(
+  config: Config,
+  log: Logger,
+  dataset: Dataset,
+  observer?: PoolObserver,
+): () => void {
   let reloading = Promise.resolve();
   const reload = () => {
     reloading = reloading.then(async () => {
       try {
-        const { store, pool } = await openServing(config.databasePath, config, log);
+        const { store, pool } = await openServing(config.databasePath, config, log, observer);
         const release = readRelease(config.databasePath, store.dataset());
         dataset.ready(store, pool, release);
         log.info("dataset reloaded", {

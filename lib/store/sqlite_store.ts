@@ -10,7 +10,7 @@ import { decodeProvider } from "./codec.ts";
 import { parseEndpoint, parseLocation, SIDE, unpackOtherName, withSides } from "./sides.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
 import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
-import { ByteLru } from "../lru.ts";
+import { ByteLru, type CacheCounters } from "../lru.ts";
 import { SearchIndex } from "../index/reader.ts";
 
 /**
@@ -29,6 +29,12 @@ export interface SqliteStore extends ProviderStore {
    * returns whether any is left. Does nothing on a `lazyIndex` store not searched yet.
    */
   warm(): boolean;
+  /**
+   * Hits and misses of this store's caches: `records` (provider JSON) and,
+   * once the search index is loaded, `postings`, `results`, `word_sets`
+   * and `filters`.
+   */
+  cacheCounters(): CacheCounters;
 }
 
 /**
@@ -221,6 +227,15 @@ export function openSqliteStore(
       return row ? jsonOf(row.id) : null;
     },
     dataset: () => structuredClone(info),
+    cacheCounters(): CacheCounters {
+      const counts = (lru: { hits: number; misses: number }) => ({
+        hits: lru.hits,
+        misses: lru.misses,
+      });
+      const out: CacheCounters = { records: counts(jsonCache) };
+      if (index) out.postings = index.cacheCounts;
+      return out;
+    },
     taxonomy: () => taxonomy,
     close: () => db.close(),
   };

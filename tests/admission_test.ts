@@ -1,0 +1,171 @@
+/**
+ * Admission by waiting time: a search is refused (503 `overloaded` with
+ * `Retry-After`) when its expected wait — the searches ahead of it × the
+ * recent service time ÷ workers — is over `SEARCH_MAX_WAIT_MS`, not only
+ * when the queue is full, so the admitted ones are answered in bounded
+ * time; the refusals, waits and timeouts reach the pool's observer.
+ */
+import { assert, assertEquals, assertGreater, assertMatch, assertThrows } from "@std/assert";
+import { assertProblem, testApp } from "./_utils.ts";
+import { Dataset } from "../lib/service/dataset.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
+import { type PoolObserver, SearchPool, type SearchPoolOptions } from "../lib/search/pool.ts";
+import { searchFixtureDatabase } from "./_search_fixtures.ts";
+import { loadConfig } from "../lib/config.ts";
+
+const dir = await Deno.makeTempDir();
+const path = await searchFixtureDatabase(dir);
+
+/** Counts of what the pool told its observer. */
+function countingObserver() {
+  const counts = { shed_queue_full: 0, shed_wait_budget: 0, timedOut: 0, abandoned: 0 };
+  const waits: number[] = [];
+  const observer: PoolObserver = {
+    waited: (ms) => waits.push(ms),
+    shed: (reason) => counts[`shed_${reason}`]++,
+    timedOut: () => counts.timedOut++,
+    abandoned: () => counts.abandoned++,
+  };
+  return { counts, waits, observer };
+}
+
+async function poolApp(options: Partial<SearchPoolOptions>, requestTimeoutMs = 10_000) {
+  const store = openSearchableStore(path, { lazyIndex: true });
+  const pool = await SearchPool.start({ path, workers: 1, queue: 64, ...options });
+  const dataset = new Dataset();
+  dataset.ready(store, pool);
+  return { app: testApp({ deps: { dataset }, config: { requestTimeoutMs } }), pool, dataset };
+}
+
+/** Distinct searches (the body cache must not answer them). */
+const QUERIES = ["smith", "jones", "lee", "garcia", "brown", "kim", "patel", "nguyen", "o", "a"];
+
+Deno.test("[admission] searches over the wait budget are refused; the admitted ones finish in time", async () => {
+  const { counts, waits, observer } = countingObserver();
+  const { app, pool, dataset } = await poolApp({ workerDelayMs: 100, maxWaitMs: 250, observer });
+  try {
+    // One search teaches the pool its service time (about 100 ms).
+    await (await app.request("/v1/providers/search?q=warmup")).body?.cancel();
+    assertGreater(pool.stats.serviceMs, 90);
+
+    const started = performance.now();
+    const timed = await Promise.all(QUERIES.map(async (q) => {
+      const response = await app.request(`/v1/providers/search?q=${q}`);
+      return { response, ms: performance.now() - started };
+    }));
+    const admitted = timed.filter((t) => t.response.status === 200);
+    const refused = timed.filter((t) => t.response.status === 503);
+    assertEquals(admitted.length + refused.length, QUERIES.length);
+    // One runs at once; one or two more fit the 250 ms budget at ~100 ms each.
+    assert(admitted.length >= 2 && admitted.length <= 4, `admitted ${admitted.length}`);
+    for (const { response, ms } of refused) {
+      assert(ms < 50, `refused at once, not after waiting (${ms} ms)`);
+      assertMatch(response.headers.get("retry-after") ?? "", /^[1-9]\d*$/);
+      const problem = await assertProblem(response, 503);
+      assertEquals(problem.type, "/problems/overloaded");
+      assertMatch(String(problem.detail), /wait about \d+ ms .* over the 250 ms budget/);
+    }
+    for (const { response, ms } of admitted) {
+      await response.body?.cancel();
+      // Budget plus the search's own service time, with slack for a shared machine.
+      assert(ms < 250 + 100 + 200, `an admitted search took ${ms} ms`);
+    }
+    assertEquals(counts.shed_wait_budget, refused.length);
+    assertEquals(counts.shed_queue_full, 0);
+    for (const wait of waits) assert(wait < 400, `waited ${wait} ms`);
+    assertEquals(pool.stats.queued, 0);
+  } finally {
+    await dataset.close();
+  }
+});
+
+Deno.test("[admission] with the budget off, only the queue length sheds", async () => {
+  const { counts, observer } = countingObserver();
+  const { app, dataset } = await poolApp({ workerDelayMs: 30, maxWaitMs: 0, queue: 5, observer });
+  try {
+    await (await app.request("/v1/providers/search?q=warmup")).body?.cancel();
+    const responses = await Promise.all(
+      QUERIES.map((q) => app.request(`/v1/providers/search?q=${q}`)),
+    );
+    const statuses = responses.map((r) => r.status);
+    // One runs, five wait, four are refused for the full queue.
+    assertEquals(statuses.filter((s) => s === 200).length, 6);
+    assertEquals(statuses.filter((s) => s === 503).length, 4);
+    for (const r of responses) await r.body?.cancel();
+    assertEquals(counts.shed_queue_full, 4);
+    assertEquals(counts.shed_wait_budget, 0);
+  } finally {
+    await dataset.close();
+  }
+});
+
+Deno.test("[admission] the expected wait follows the queue and the service time", async () => {
+  const { pool, dataset, app } = await poolApp({ workerDelayMs: 80, maxWaitMs: 10_000 });
+  try {
+    assertEquals(pool.stats.expectedWaitMs, 0, "a free worker: no wait");
+    await (await app.request("/v1/providers/search?q=warmup")).body?.cancel();
+    const { serviceMs, serviceDeviationMs } = pool.stats;
+    assertEquals(serviceDeviationMs, serviceMs / 2, "the deviation starts at half the first");
+    const pending = QUERIES.slice(0, 4).map((q) => app.request(`/v1/providers/search?q=${q}`));
+    // One running, three queued: a fourth waits for four services, plus twice their deviation.
+    assertEquals(pool.stats.queued, 3);
+    assertEquals(
+      pool.stats.expectedWaitMs,
+      4 * serviceMs + 2 * Math.sqrt(4) * serviceDeviationMs,
+    );
+    for (const r of await Promise.all(pending)) await r.body?.cancel();
+  } finally {
+    await dataset.close();
+  }
+});
+
+Deno.test("[admission] timeouts while queued are reported as such", async () => {
+  const { counts, observer } = countingObserver();
+  const { app, dataset } = await poolApp({ workerDelayMs: 300, observer }, 150);
+  try {
+    const responses = await Promise.all(
+      ["q=smith", "q=jones"].map((q) => app.request(`/v1/providers/search?${q}`)),
+    );
+    for (const r of responses) {
+      assertEquals((await assertProblem(r, 503)).type, "/problems/timeout");
+    }
+    assertEquals(counts.timedOut, 2);
+    assertEquals(counts.abandoned, 0);
+  } finally {
+    await dataset.close();
+  }
+});
+
+Deno.test("[admission] a client that goes away abandons its search, queued or running", async () => {
+  const { counts, observer } = countingObserver();
+  const { app, pool, dataset } = await poolApp({ workerDelayMs: 300, observer });
+  try {
+    const running = new AbortController();
+    const queued = new AbortController();
+    const responses = [
+      app.request("/v1/providers/search?q=smith", { signal: running.signal }),
+      app.request("/v1/providers/search?q=jones", { signal: queued.signal }),
+    ];
+    assertEquals(pool.stats.queued, 1);
+    queued.abort(new Error("client closed the connection"));
+    running.abort(new Error("client closed the connection"));
+    for (const response of await Promise.all(responses)) await response.body?.cancel();
+    assertEquals(counts.abandoned, 2);
+    assertEquals(counts.timedOut, 0);
+    // The running search's worker was stopped and replaced.
+    assertEquals(pool.stats.replaced, 1);
+  } finally {
+    await dataset.close();
+  }
+});
+
+Deno.test("[admission] SEARCH_MAX_WAIT_MS is validated", () => {
+  assertEquals(loadConfig({}).searchMaxWaitMs, 1000);
+  assertEquals(loadConfig({ SEARCH_MAX_WAIT_MS: "0" }).searchMaxWaitMs, 0);
+  const error = assertThrows(() => loadConfig({ SEARCH_MAX_WAIT_MS: "1s" }), TypeError);
+  assertMatch(error.message, /SEARCH_MAX_WAIT_MS must be an integer from 0 to 600000, got '1s'/);
+});
+
+Deno.test("[admission] cleanup", async () => {
+  await Deno.remove(dir, { recursive: true });
+});
