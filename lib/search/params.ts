@@ -21,7 +21,7 @@ import type { ParameterError } from "../http/errors.ts";
 import { ValidationError } from "../http/errors.ts";
 import { isValidNpi } from "../npi.ts";
 import { TAXONOMY_CODE_PATTERN } from "../taxonomy/nucc.ts";
-import { foldText, nameKey, words } from "../text/fold.ts";
+import { foldText, nameKey } from "../text/fold.ts";
 import { lookupZip } from "../geo/zip.ts";
 import type {
   FacetName,
@@ -32,6 +32,7 @@ import type {
   SortOrder,
 } from "./query.ts";
 import { CursorError, decodeCursor } from "./cursor.ts";
+import { queryWords as splitQuery } from "./hint_words.ts";
 import { resolveSpecialty, type SpecialtyIndex } from "../taxonomy/resolve.ts";
 
 /** USPS codes NPPES uses: states, DC, territories, military, and ZZ for foreign. */
@@ -328,7 +329,7 @@ export function toSearchQuery(
         : postalMatch.prefixes).push(p.value);
     }
   }
-  const queryWords = params.q ? words(params.q) : null;
+  const queryWords = params.q ? splitQuery(params.q) : null;
   const sort: SortOrder = params.sort ??
     (params.q ? "relevance" : params.near ? "distance" : "name");
   return {

@@ -1,0 +1,142 @@
+/**
+ * Hint words at search time (see `hint_words.ts`): which words of a query
+ * must match and which only rank, the posting lists a hint is looked up
+ * in, and the rank keys of the results once every hint is looked up.
+ *
+ * A hint is looked up for the candidates the other words found, never to
+ * find them: a bitmap read or a galloping step per candidate and list
+ * (the lists are the credential, state, ZIP and initial posting lists, and
+ * the word's own name lists) — no record is read.
+ *
+ * @module
+ */
+import type { Leveled, LeveledPart } from "../index/sorted.ts";
+import { FIELD, FLAG } from "../index/fields.ts";
+import type { SearchIndex } from "../index/reader.ts";
+import { HINT, hintKinds, stateOf } from "./hint_words.ts";
+import { bestLevels, NO_LEVEL } from "./word_sets.ts";
+import { rankKey, SUB, TIER } from "./scores.ts";
+
+/** A hint word of a query and its kinds ({@linkcode HINT} bits). */
+export interface HintWord {
+  word: string;
+  kinds: number;
+}
+
+/** A query's words: those that must match, and the hints. */
+export interface SplitWords {
+  /** Words every result matches. */
+  required: string[];
+  /** Words that only rank. */
+  hints: HintWord[];
+  /** Whether the required words are hints themselves (the query holds nothing else). */
+  hintsRequired: boolean;
+}
+
+/**
+ * Splits a query's words into required words and hints. A query of hints
+ * only (`md`, `21239`, `do`) requires them all: each then also matches
+ * its codes.
+ *
+ * @example
+ * ```ts
+ * splitWords(["dr", "smith", "md"]); // required ["smith"], hints dr and md
+ * ```
+ */
+export function splitWords(words: readonly string[]): SplitWords {
+  const required: string[] = [], hints: HintWord[] = [];
+  for (const word of words) {
+    const kinds = hintKinds(word);
+    if (kinds) hints.push({ word, kinds });
+    else required.push(word);
+  }
+  if (required.length === 0) return { required: [...words], hints: [], hintsRequired: true };
+  return { required, hints, hintsRequired: false };
+}
+
+/** The level a hint's code parts are marked with (above every word level). */
+const CODE_LEVEL = 15;
+
+/** Finds the ids of providers by NPI (a lookup in `provider_npi`). */
+export type NpiIds = (npi: string) => Uint32Array;
+
+/**
+ * The parts of a hint word. As a hint: its own name lists (a surname or
+ * first name `Do`, `Al`, `B`) at level 0, a first or middle initial at
+ * level 1, its codes (credential, state, ZIP, NPI) marked `CODE_LEVEL`. As
+ * a required word (`required`, whose name lists the word's own parts
+ * hold): an initial at level 2, an NPI at 0, other codes at 4 (as a city).
+ */
+export function hintParts(
+  hint: HintWord,
+  index: SearchIndex,
+  npiIds: NpiIds,
+  required = false,
+): LeveledPart[] {
+  const { word, kinds } = hint;
+  const parts: LeveledPart[] = [];
+  const code = required ? 4 : CODE_LEVEL;
+  if (!required && kinds & (HINT.title | HINT.credential | HINT.state | HINT.initial)) {
+    parts.push({ list: index.list(FIELD.surname, word), level: 0 });
+    parts.push({ list: index.list(FIELD.given, word), level: 0 });
+  }
+  if (kinds & HINT.initial) {
+    parts.push({ list: index.list(FIELD.initial, word), level: required ? 2 : 1 });
+  }
+  if (kinds & (HINT.title | HINT.credential)) {
+    parts.push({ list: index.list(FIELD.credential, word), level: code });
+  }
+  const state = kinds & HINT.state ? stateOf(word) : null;
+  if (state) parts.push({ list: index.list(FIELD.state, state), level: code });
+  if (kinds & HINT.zip) parts.push({ list: index.list(FIELD.zip5, word), level: code });
+  if (kinds & HINT.npi) parts.push({ list: npiIds(word), level: required ? 0 : code });
+  return parts.filter((p) => p.list.length > 0);
+}
+
+/**
+ * The results with rank keys for levels: each hint is looked up for every
+ * result; a hint found as a name may lower the level (an initial: level
+ * 1), found as a code it marks the fit `code`, not found it counts a miss
+ * — except a title or credential for a provider who holds none (`neutral`).
+ * The tier is `fallback` when given, else from the misses. `set` is the
+ * caller's own: its levels are replaced.
+ */
+export function applyHints(
+  set: Leveled,
+  hints: readonly HintWord[],
+  index: SearchIndex,
+  npiIds: NpiIds,
+  fallback: boolean,
+): Leveled {
+  const { ids, levels } = set;
+  const n = ids.length;
+  const misses = new Uint8Array(hints.length ? n : 0);
+  const subs = new Uint8Array(hints.length ? n : 0);
+  const flags = index.flags;
+  for (const hint of hints) {
+    const parts = hintParts(hint, index, npiIds);
+    const best = bestLevels(ids, parts, index.size + 1);
+    const titled = (hint.kinds & (HINT.title | HINT.credential)) !== 0;
+    for (let i = 0; i < n; i++) {
+      const b = best[i]!;
+      if (b === NO_LEVEL) {
+        if (titled && (flags[ids[i]!]! & FLAG.credentialed) === 0) subs[i] = SUB.neutral;
+        else misses[i]!++;
+      } else if (b === CODE_LEVEL) {
+        if (subs[i]! < SUB.code) subs[i] = SUB.code;
+      } else if (b > levels[i]!) levels[i] = b;
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const m = hints.length ? misses[i]! : 0;
+    const tier = fallback
+      ? TIER.fallback
+      : m === 0
+      ? TIER.full
+      : m === 1
+      ? TIER.oneMiss
+      : TIER.misses;
+    levels[i] = rankKey(tier, levels[i]!, hints.length ? subs[i]! : 0);
+  }
+  return set;
+}
