@@ -129,7 +129,8 @@ export function indexEntry(p: Provider): IndexEntry {
   if (p.entity_type === "organization") flags |= FLAG.organization;
   if (ind?.sex === "M") flags |= FLAG.male;
   if (ind?.sex === "F") flags |= FLAG.female;
-  if (ind?.prefix || ind?.credential) flags |= FLAG.credentialed;
+  if (ind?.prefix) flags |= FLAG.titled;
+  if (ind?.credential) flags |= FLAG.credentialed;
   const located = loc?.lat != null && loc.lon != null;
   const codes: string[] = [];
   const primary: number[] = [];

@@ -115,6 +115,8 @@ export const FLAG = {
   organization: 4,
   male: 8,
   female: 16,
-  /** A person with a name prefix or a credential on record (a title or credential word can tell). */
-  credentialed: 32,
+  /** A person with a name prefix on record (a title word can tell). */
+  titled: 32,
+  /** A person with a credential on record (a credential word can tell). */
+  credentialed: 64,
 } as const;

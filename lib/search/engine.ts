@@ -26,7 +26,7 @@ import {
 } from "./text_query.ts";
 import { applyHints, hintParts, type NpiIds, splitWords } from "./hints.ts";
 import { hintKinds } from "./hint_words.ts";
-import { RANK_KEYS, scoreOfKey } from "./scores.ts";
+import { RANK_KEYS, rankKey, scoreOfKey, SUB, TIER } from "./scores.ts";
 import { ByteLru } from "../lru.ts";
 import {
   FilterCache,
@@ -222,7 +222,7 @@ function listFilters(query: SearchQuery, ctx: EngineContext): FilterList[] {
  * matches are their union.
  */
 function wordParts(w: WordTerms, words: number, ctx: EngineContext): LeveledPart[] {
-  const { index, specialties } = ctx;
+  const { index } = ctx;
   if (w.kinds) {
     // A hint required as a word (a query of hints only): its codes match too.
     const codes = hintParts({ word: w.word, kinds: w.kinds }, index, npiIdsOf(ctx), true);
@@ -480,7 +480,12 @@ function matchText(
   if (set.ids.length === 0) return set;
   promote(set, exactNameIds(words, index), 0, LEGAL_NAME_LEVEL);
   promote(set, typoNameIds(planned, index), 10, LEGAL_TYPO_LEVEL);
-  return applyHints(set, split.hints, index, npiIdsOf(ctx), fallback);
+  set = applyHints(set, split.hints, index, npiIdsOf(ctx), fallback);
+  if (split.hints.length > 0 && !fallback) {
+    // The hints may be names (`anh do`, `al smith`): the whole name of every word comes first.
+    promote(set, exactNameIds(allWords, index), 0, rankKey(TIER.full, LEGAL_NAME_LEVEL, SUB.name));
+  }
+  return set;
 }
 
 /**

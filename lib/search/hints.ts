@@ -15,6 +15,7 @@ import { FIELD, FLAG } from "../index/fields.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { HINT, hintKinds, stateOf } from "./hint_words.ts";
 import { bestLevels, NO_LEVEL } from "./word_sets.ts";
+import { DOCTOR_CREDENTIALS } from "../text/credentials.ts";
 import { rankKey, SUB, TIER } from "./scores.ts";
 
 /** A hint word of a query and its kinds ({@linkcode HINT} bits). */
@@ -54,8 +55,10 @@ export function splitWords(words: readonly string[]): SplitWords {
   return { required, hints, hintsRequired: false };
 }
 
-/** The level a hint's code parts are marked with (above every word level). */
-const CODE_LEVEL = 15;
+/** The level a hint's title and credential parts are marked with (above every word level). */
+const CREDENTIAL_LEVEL = 15;
+/** The level a hint's state, ZIP and NPI parts are marked with. */
+const PLACE_LEVEL = 16;
 
 /** Finds the ids of providers by NPI (a lookup in `provider_npi`). */
 export type NpiIds = (npi: string) => Uint32Array;
@@ -75,7 +78,7 @@ export function hintParts(
 ): LeveledPart[] {
   const { word, kinds } = hint;
   const parts: LeveledPart[] = [];
-  const code = required ? 4 : CODE_LEVEL;
+  const credential = required ? 4 : CREDENTIAL_LEVEL, place = required ? 4 : PLACE_LEVEL;
   if (!required && kinds & (HINT.title | HINT.credential | HINT.state | HINT.initial)) {
     parts.push({ list: index.list(FIELD.surname, word), level: 0 });
     parts.push({ list: index.list(FIELD.given, word), level: 0 });
@@ -84,13 +87,32 @@ export function hintParts(
     parts.push({ list: index.list(FIELD.initial, word), level: required ? 2 : 1 });
   }
   if (kinds & (HINT.title | HINT.credential)) {
-    parts.push({ list: index.list(FIELD.credential, word), level: code });
+    parts.push({ list: index.list(FIELD.credential, word), level: credential });
+  }
+  if (word === "dr") {
+    for (const c of DOCTOR_CREDENTIALS) {
+      parts.push({ list: index.list(FIELD.credential, c), level: credential });
+    }
   }
   const state = kinds & HINT.state ? stateOf(word) : null;
-  if (state) parts.push({ list: index.list(FIELD.state, state), level: code });
-  if (kinds & HINT.zip) parts.push({ list: index.list(FIELD.zip5, word), level: code });
-  if (kinds & HINT.npi) parts.push({ list: npiIds(word), level: required ? 0 : code });
+  if (state) parts.push({ list: index.list(FIELD.state, state), level: place });
+  if (kinds & HINT.zip) parts.push({ list: index.list(FIELD.zip5, word), level: place });
+  if (kinds & HINT.npi) parts.push({ list: npiIds(word), level: required ? 0 : place });
   return parts.filter((p) => p.list.length > 0);
+}
+
+/**
+ * The flags that say whether a provider can be told by a hint (0: any
+ * provider can): a title needs a prefix on record (`dr` a prefix or a
+ * credential), a credential a credential; a provider with neither is not
+ * counted against (neutral).
+ */
+function neutralMask(hint: HintWord): number {
+  if (hint.word === "dr") return FLAG.titled | FLAG.credentialed;
+  let mask = 0;
+  if (hint.kinds & HINT.title) mask |= FLAG.titled;
+  if (hint.kinds & HINT.credential) mask |= FLAG.credentialed;
+  return mask;
 }
 
 /**
@@ -116,14 +138,15 @@ export function applyHints(
   for (const hint of hints) {
     const parts = hintParts(hint, index, npiIds);
     const best = bestLevels(ids, parts, index.size + 1);
-    const titled = (hint.kinds & (HINT.title | HINT.credential)) !== 0;
+    const tells = neutralMask(hint);
     for (let i = 0; i < n; i++) {
       const b = best[i]!;
       if (b === NO_LEVEL) {
-        if (titled && (flags[ids[i]!]! & FLAG.credentialed) === 0) subs[i] = SUB.neutral;
+        if (tells !== 0 && (flags[ids[i]!]! & tells) === 0) subs[i] = SUB.neutral;
         else misses[i]!++;
-      } else if (b === CODE_LEVEL) {
-        if (subs[i]! < SUB.code) subs[i] = SUB.code;
+      } else if (b === CREDENTIAL_LEVEL || b === PLACE_LEVEL) {
+        const sub = b === CREDENTIAL_LEVEL ? SUB.credential : SUB.place;
+        if (subs[i]! < sub) subs[i] = sub;
       } else if (b > levels[i]!) levels[i] = b;
     }
   }

@@ -3,9 +3,9 @@
  * (lower first) and is one byte: the tier (0 every word and hint fits, 1 one
  * hint does not, 2 two or more do not, 3 a fallback match that left words
  * out), then the level of its words (0 the whole name … 14 a typo of another
- * name), then how its hints fit (0 as names, 1 as codes — a credential,
- * state, ZIP, NPI — 2 only because the provider holds no title or
- * credential to compare).
+ * name), then how its hints fit ({@linkcode SUB}: as names, as a title or
+ * credential, as a place or number, or only because the provider holds no
+ * title or credential to compare).
  *
  * @module
  */
@@ -29,11 +29,15 @@ export const LEVEL_SCORES: readonly number[] = [
   50,
 ];
 
-/** How hints fit, within a level: as names, as codes, or by default. */
-export const SUB = { name: 0, code: 1, neutral: 2 } as const;
+/**
+ * How hints fit, within a level: as names; as a title or credential; as a
+ * place or number (state, ZIP, NPI); or by default (the provider holds no
+ * title or credential to compare).
+ */
+export const SUB = { name: 0, credential: 1, place: 2, neutral: 3 } as const;
 
 /** Values of the hint fit. */
-const SUBS = 3;
+const SUBS = 4;
 /** Rank keys of one tier. */
 const TIER_KEYS = LEVEL_SCORES.length * SUBS;
 

@@ -36,6 +36,27 @@ export const CREDENTIAL_WORDS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
+/** Doctorates: a `Dr.` title fits a provider holding one of these credentials. */
+export const DOCTOR_CREDENTIALS: readonly string[] = [
+  "md",
+  "do",
+  "dds",
+  "dmd",
+  "dpm",
+  "od",
+  "dc",
+  "phd",
+  "psyd",
+  "edd",
+  "pharmd",
+  "dnp",
+  "aud",
+  "dpt",
+  "dvm",
+  "mbbs",
+  "mbchb",
+];
+
 /** Whether a folded word is a title or a credential. */
 export function isTitleOrCredential(word: string): boolean {
   return TITLE_WORDS.has(word) || CREDENTIAL_WORDS.has(word);
