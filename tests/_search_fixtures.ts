@@ -375,6 +375,15 @@ export const BOX_PEOPLE: Record<string, BoxPerson> = {
     zip: "20817",
     codes: [CARDIOLOGY],
   },
+  petrova: {
+    first: "OLGA",
+    last: "PETROVA",
+    former: ["DENVER", "OLGA"],
+    city: "MIAMI",
+    state: "FL",
+    zip: "33101",
+    codes: [INTERNAL],
+  },
   clinic: {
     org: "CHESAPEAKE HEART CLINIC",
     city: "BALTIMORE",

@@ -135,7 +135,7 @@ export function hintKinds(word: string): number {
 /**
  * The words of the search box, folded, with a dotted or hyphenated title or
  * credential kept as one word (`M.D.` → `md`, `PA-C` → `pac`, `Ph.D.` →
- * `phd`); every other word as {@linkcode words} splits it.
+ * `phd`), a ZIP+4 as its ZIP; every other word as {@linkcode words} splits it.
  *
  * @example
  * ```ts
@@ -146,6 +146,10 @@ export function queryWords(q: string): string[] {
   const out: string[] = [];
   for (const raw of q.split(/[\s,;]+/)) {
     if (raw === "") continue;
+    if (/^\d{5}-\d{4}$/.test(raw)) {
+      out.push(raw.slice(0, 5)); // ZIP+4: the ZIP.
+      continue;
+    }
     if (/[.\-/]/.test(raw)) {
       const joined = foldText(raw).replaceAll(" ", "");
       if (isTitleOrCredential(joined)) {
