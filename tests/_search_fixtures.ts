@@ -384,6 +384,14 @@ export const BOX_PEOPLE: Record<string, BoxPerson> = {
     zip: "33101",
     codes: [INTERNAL],
   },
+  guinn: {
+    first: "DANA",
+    last: "GUINN",
+    city: "MIAMI",
+    state: "FL",
+    zip: "33101",
+    codes: [INTERNAL],
+  },
   clinic: {
     org: "CHESAPEAKE HEART CLINIC",
     city: "BALTIMORE",

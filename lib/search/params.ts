@@ -129,11 +129,18 @@ const near = custom({
 export const SEARCH_PARAMS = defineQuery({
   q: text({
     description:
-      "Free text over person names, organization legal and other names, specialty words and " +
-      "synonyms, and city. Relevance ranked; typo tolerant (1 edit for words of 5+ letters, 2 for 9+; " +
-      "a word that 50 or more providers hold as typed is searched as typed); " +
-      "the last word also matches as a prefix; case and punctuation folded. Every word must match " +
-      "somewhere (up to 12 words are used).",
+      "Free text, typed as on a form: person names, organization legal and other names (DBA, " +
+      "former names), specialty words and synonyms, and city; every such word must match. Titles " +
+      "and credentials (`Dr.`, `M.D.`, `DO`, `PA-C`), state codes and names (`MD`, `Maryland`), " +
+      "5-digit ZIPs, 10-digit NPIs and single letters (first or middle initials) are hints: they " +
+      "rank the providers they fit first and never exclude one (a surname `Do` or `Ma` still " +
+      "matches). Ranked: whole legal name, then legal name words, other names, specialty or city, " +
+      "prefix (the last word), typos; `score` 120-50, lower (48-8) when hints do not fit. Typo " +
+      "tolerant (1 edit from 5 letters, 2 from 9) for words the index does not hold, and for " +
+      "known words only when their exact matches are fewer than 10 (and fewer than 50 providers " +
+      "hold the word). When nothing matches every word, the least informative words are left out " +
+      "(words matching nothing, then the most common) and the results score below 10. Up to 12 " +
+      "words; case and punctuation folded. See docs/search.md.",
     maxLength: 200,
     example: "john smith",
   }),
