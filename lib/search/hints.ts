@@ -142,8 +142,9 @@ export function applyHints(
     for (let i = 0; i < n; i++) {
       const b = best[i]!;
       if (b === NO_LEVEL) {
-        if (tells !== 0 && (flags[ids[i]!]! & tells) === 0) subs[i] = SUB.neutral;
-        else misses[i]!++;
+        // Neutral, or a miss (which also ranks last within its tier: the fallback has no misses).
+        subs[i] = SUB.neutral;
+        if (tells === 0 || (flags[ids[i]!]! & tells) !== 0) misses[i]!++;
       } else if (b === CREDENTIAL_LEVEL || b === PLACE_LEVEL) {
         const sub = b === CREDENTIAL_LEVEL ? SUB.credential : SUB.place;
         if (subs[i]! < sub) subs[i] = sub;
