@@ -121,6 +121,18 @@ Deno.test("[search box] a single letter is an initial, below the full word", asy
   assertEquals(hintKinds("b"), HINT.initial);
 });
 
+Deno.test("[search box] hint kinds of words", () => {
+  assertEquals(hintKinds("md"), HINT.credential | HINT.state);
+  assertEquals(hintKinds("dr"), HINT.title);
+  assertEquals(hintKinds("ms"), HINT.title | HINT.credential | HINT.state);
+  assertEquals(hintKinds("maryland"), HINT.state);
+  assertEquals(hintKinds("21239"), HINT.zip);
+  assertEquals(hintKinds("1234567893"), HINT.npi);
+  assertEquals(hintKinds("1234"), 0, "four digits are a plain word");
+  assertEquals(hintKinds("fowler"), 0);
+  assertEquals(queryWords("fowler 21239-1234"), ["fowler", "21239"]);
+});
+
 Deno.test("[search box] ZIPs, states and NPIs in the text rank those they fit first", async (t) => {
   await t.step("a ZIP", async () => {
     const list = await ranked("fowler 21239");

@@ -9,7 +9,7 @@
  * @module
  */
 import { foldText, words } from "../text/fold.ts";
-import { isTitleOrCredential, TITLE_WORDS } from "../text/credentials.ts";
+import { CREDENTIAL_WORDS, isTitleOrCredential, TITLE_WORDS } from "../text/credentials.ts";
 
 /** Kinds of hint a word can be (bits: a word can be several, `md` is a credential and a state). */
 export const HINT = {
@@ -127,7 +127,7 @@ export function hintKinds(word: string): number {
   }
   if (word.length === 1) return HINT.initial;
   if (TITLE_WORDS.has(word)) kinds |= HINT.title;
-  if (isTitleOrCredential(word) && !TITLE_WORDS.has(word)) kinds |= HINT.credential;
+  if (CREDENTIAL_WORDS.has(word)) kinds |= HINT.credential;
   if (STATES.has(word)) kinds |= HINT.state;
   return kinds;
 }
