@@ -5,11 +5,15 @@
  *
  * Filters are posting lists (state, city, ZIP, taxonomy, name keys, cells)
  * intersected shortest first, plus flag checks (active, entity type, sex).
- * Free text gives each word a leveled list — the union of its terms' lists,
- * each tagged with how good a match it is — and the words are intersected,
- * keeping each id's worst word level. Results are sorted once and kept in a
- * small cache, so paging through them costs only the page. Browsing with no
- * list filter walks ids (name ranks) and stops at the page.
+ * Free text gives each name word a leveled list — the union of its terms'
+ * lists, each tagged with how good a match it is — and the words are
+ * intersected, keeping each id's worst word level; hint words (titles,
+ * credentials, states, ZIPs, NPIs, initials: `hints.ts`) are then looked
+ * up for those candidates only, and each result gets a rank key (tier,
+ * level, hint fit: `scores.ts`). The rules are described in docs/search.md.
+ * Results are sorted once and kept in a small cache, so paging through them
+ * costs only the page. Browsing with no list filter walks ids (name ranks)
+ * and stops at the page.
  *
  * @module
  */
