@@ -89,10 +89,18 @@ Deno.test("[search box] titles and credentials rank, and never exclude a name", 
       assert(scoreOf(list, "janeSmith") < scoreOf(list, "bobSmith"));
     },
   );
-  await t.step("Dr. fits a doctorate on record (a D.O.), not an RN", async () => {
-    const list = await ranked("dr fowler");
-    assertEquals(scoreOf(list, "peterFowler"), 120);
-    assert(scoreOf(list, "margaretFowler") < 50, "an RN is not a Dr.");
+  await t.step(
+    "Dr. fits a doctorate on record (a D.O.); an RN ranks lower, same tier",
+    async () => {
+      const list = await keys("dr fowler");
+      assertEquals(list.slice(0, 2).sort(), ["fowler", "peterFowler"]);
+      assert(list.indexOf("margaretFowler") >= 2, "an RN is not a Dr.: after those who fit");
+      assertEquals(scoreOf(await ranked("dr fowler"), "margaretFowler"), 120, "a title is weak");
+    },
+  );
+  await t.step("a surname that is a state name, with title and credential", async () => {
+    // WASHINGTON is a state name (a hint); the whole name still comes first.
+    assertEquals((await keys("Dr. George Washington, CRNA"))[0], "washington");
   });
   await t.step("a surname that is a credential still matches as a surname", async () => {
     assertEquals((await keys("do"))[0], "anhDo");
@@ -110,14 +118,19 @@ Deno.test("[search box] titles and credentials rank, and never exclude a name", 
 });
 
 Deno.test("[search box] a single letter is an initial, below the full word", async () => {
-  const list = await ranked("paul b fowler");
-  assertEquals(list[0], { key: "fowler", score: 100 });
+  assertEquals((await ranked("paul b fowler"))[0], { key: "fowler", score: 120 });
   const p = await ranked("p fowler");
-  const initialled = p.filter((r) => r.score === 100).map((r) => r.key).sort();
+  const initialled = p.slice(0, 3).map((r) => r.key).sort();
   assertEquals(initialled, ["fowler", "paulaFowler", "peterFowler"], "first initial P");
   assert(scoreOf(p, "margaretFowler") < 50, "M is not P: found, but lower");
   // A middle initial: PAULA ANN.
   assertEquals((await keys("a fowler"))[0], "paulaFowler");
+  // The letter as a whole first name (J SCOTT) before J as an initial (JOHN, SCOTT J).
+  const j = await keys("j scott");
+  assertEquals(j[0], "jScott");
+  assertEquals(j.slice(1, 3).sort(), ["johnScott", "scottScott"]);
+  // First, middle initial and last: the whole name first.
+  assertEquals((await keys("scott j scott"))[0], "scottScott");
   assertEquals(hintKinds("b"), HINT.initial);
 });
 

@@ -29,8 +29,8 @@ import {
   type WordTerms,
 } from "./text_query.ts";
 import { applyHints, hintParts, type NpiIds, splitWords } from "./hints.ts";
-import { hintKinds } from "./hint_words.ts";
-import { RANK_KEYS, rankKey, scoreOfKey, SUB, TIER } from "./scores.ts";
+import { HINT, hintKinds } from "./hint_words.ts";
+import { RANK_KEYS, rankKey, scoreOfKey, SUB, subOfKey, TIER } from "./scores.ts";
 import { ByteLru } from "../lru.ts";
 import {
   FilterCache,
@@ -273,6 +273,8 @@ function textWordParts(w: WordTerms, words: number, ctx: EngineContext): Leveled
     primary: 4,
     secondary: 5,
   });
+  // A credential the hint list lacks (`ccm`, `mpt`) still matches the credential text, as a city.
+  parts.push({ list: index.list(FIELD.credential, w.word), level: 4 });
   if (w.prefix) {
     textParts(
       w.word,
@@ -440,6 +442,23 @@ function promote(set: Leveled, ids: Uint32Array, level: number, upTo: number): v
 }
 
 /**
+ * Gives the ids also in `ids` whose rank key is in the full tier at a
+ * legal-name level the level of a whole name (0), keeping their hint fit.
+ */
+function promoteKeys(set: Leveled, ids: Uint32Array): void {
+  const upTo = rankKey(TIER.full, LEGAL_NAME_LEVEL, SUB.neutral);
+  let j = 0;
+  for (let i = 0; i < set.ids.length && j < ids.length; i++) {
+    const v = set.ids[i]!;
+    if (ids[j]! < v) j = seek(ids, v, j);
+    const key = set.levels[i]!;
+    if (j < ids.length && ids[j] === v && key <= upTo) {
+      set.levels[i] = rankKey(TIER.full, 0, subOfKey(key));
+    }
+  }
+}
+
+/**
  * The matches of the free text, with rank keys (see `scores.ts`) for
  * levels. The required words are matched as typed, except those the
  * vocabulary lacks, which take their typo variants; when that finds fewer
@@ -496,8 +515,17 @@ function matchText(
   promote(set, typoNameIds(planned, index), 10, LEGAL_TYPO_LEVEL);
   set = applyHints(set, split.hints, index, npiIdsOf(ctx), fallback);
   if (split.hints.length > 0 && !fallback) {
-    // The hints may be names (`anh do`, `al smith`): the whole name of every word comes first.
-    promote(set, exactNameIds(allWords, index), 0, rankKey(TIER.full, LEGAL_NAME_LEVEL, SUB.name));
+    // The hints may be names (`anh do`, `al smith`): the whole name of every word comes first,
+    // and so does the whole name of the words that can be names, titles and codes aside
+    // (`Dr. Ronald Washington, CRNA`: a state name that is a surname).
+    promoteKeys(set, exactNameIds(allWords, index));
+    const named = allWords.filter((w) => {
+      const kinds = hintKinds(w);
+      return kinds === 0 || (kinds & HINT.state) !== 0;
+    });
+    if (named.length < allWords.length && named.some((w) => hintKinds(w) !== 0)) {
+      promoteKeys(set, exactNameIds(named, index));
+    }
   }
   return set;
 }

@@ -55,6 +55,8 @@ export function splitWords(words: readonly string[]): SplitWords {
   return { required, hints, hintsRequired: false };
 }
 
+/** The level a hint's initial part is marked with (after its name parts, before its codes). */
+const INITIAL_LEVEL = 14;
 /** The level a hint's title and credential parts are marked with (above every word level). */
 const CREDENTIAL_LEVEL = 15;
 /** The level a hint's state, ZIP and NPI parts are marked with. */
@@ -84,7 +86,7 @@ export function hintParts(
     parts.push({ list: index.list(FIELD.given, word), level: 0 });
   }
   if (kinds & HINT.initial) {
-    parts.push({ list: index.list(FIELD.initial, word), level: required ? 2 : 1 });
+    parts.push({ list: index.list(FIELD.initial, word), level: required ? 2 : INITIAL_LEVEL });
   }
   if (kinds & (HINT.title | HINT.credential)) {
     parts.push({ list: index.list(FIELD.credential, word), level: credential });
@@ -117,9 +119,11 @@ function neutralMask(hint: HintWord): number {
 
 /**
  * The results with rank keys for levels: each hint is looked up for every
- * result; a hint found as a name may lower the level (an initial: level
- * 1), found as a code it marks the fit `code`, not found it counts a miss
- * — except a title or credential for a provider who holds none (`neutral`).
+ * result; found as a whole name it fits best, as an initial or a title or
+ * credential less, as a place (state, ZIP, NPI) less again; not found
+ * it counts a miss and ranks last in its tier — except a title or
+ * credential for a provider who holds none (neutral), and a title (weak
+ * evidence: it ranks lower, never a tier lower).
  * The tier is `fallback` when given, else from the misses. `set` is the
  * caller's own: its levels are replaced.
  */
@@ -139,16 +143,19 @@ export function applyHints(
     const parts = hintParts(hint, index, npiIds);
     const best = bestLevels(ids, parts, index.size + 1);
     const tells = neutralMask(hint);
+    // A title is weak evidence (people call many clinicians Dr.): not fitting, it only ranks lower.
+    const weak = hint.kinds === HINT.title;
     for (let i = 0; i < n; i++) {
       const b = best[i]!;
       if (b === NO_LEVEL) {
         // Neutral, or a miss (which also ranks last within its tier: the fallback has no misses).
         subs[i] = SUB.neutral;
-        if (tells === 0 || (flags[ids[i]!]! & tells) !== 0) misses[i]!++;
-      } else if (b === CREDENTIAL_LEVEL || b === PLACE_LEVEL) {
-        const sub = b === CREDENTIAL_LEVEL ? SUB.credential : SUB.place;
+        if (!weak && (tells === 0 || (flags[ids[i]!]! & tells) !== 0)) misses[i]!++;
+      } else if (b !== 0) {
+        // An initial or a credential fits less than a whole name, a place less again.
+        const sub = b === PLACE_LEVEL ? SUB.place : SUB.credential;
         if (subs[i]! < sub) subs[i] = sub;
-      } else if (b > levels[i]!) levels[i] = b;
+      }
     }
   }
   for (let i = 0; i < n; i++) {

@@ -30,9 +30,9 @@ export const LEVEL_SCORES: readonly number[] = [
 ];
 
 /**
- * How hints fit, within a level: as names; as a title or credential; as a
- * place or number (state, ZIP, NPI); or by default (the provider holds no
- * title or credential to compare).
+ * How hints fit, within a level: as whole names; as an initial, a title or
+ * a credential; as a place or number (state, ZIP, NPI); or by default (the
+ * provider holds no title or credential to compare) or not at all.
  */
 export const SUB = { name: 0, credential: 1, place: 2, neutral: 3 } as const;
 
@@ -65,6 +65,11 @@ export function rankKey(tier: number, level: number, sub: number): number {
 /** The level of a rank key. */
 export function levelOfKey(key: number): number {
   return Math.floor((key % TIER_KEYS) / SUBS);
+}
+
+/** The hint fit ({@linkcode SUB}) of a rank key. */
+export function subOfKey(key: number): number {
+  return key % SUBS;
 }
 
 /** The tier of a rank key. */
