@@ -77,7 +77,8 @@ Deno.test("[search box] titles and credentials rank, and never exclude a name", 
     assertEquals(queryWords("li ma PA-C ph.d."), ["li", "ma", "pac", "phd"]);
     assertEquals(queryWords("nakamura-jones"), ["nakamura", "jones"], "names still split");
     assertEquals(credentialTokens("M.D., Ph.D."), ["md", "phd"]);
-    assertEquals(credentialTokens("PA-C"), ["pac"]);
+    assertEquals(credentialTokens("PA-C"), ["pac", "pa"]);
+    assertEquals(credentialTokens("PMHNP-BC"), ["pmhnpbc", "pmhnp", "bc"]);
   });
   await t.step(
     "dr smith md: the Dr. Smith, M.D. first; a D.O. below those with none on record",

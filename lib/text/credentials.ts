@@ -65,19 +65,30 @@ export function isTitleOrCredential(word: string): boolean {
 /**
  * The index words of a prefix or credential text: each comma-, slash- or
  * space-separated part folded with its punctuation dropped, so `M.D., PH.D.`
- * gives `md` and `phd`, and `PA-C` gives `pac`.
+ * gives `md` and `phd`, and `PA-C` gives `pac` (and `pa`); the parts of two letters or
+ * more of a punctuated credential too (`PMHNP-BC` also gives `pmhnp`, `bc`).
  *
  * @example
  * ```ts
  * credentialTokens("M.D., Ph.D."); // ["md", "phd"]
+ * credentialTokens("PMHNP-BC"); // ["pmhnpbc", "pmhnp", "bc"]
  * ```
  */
 export function credentialTokens(text: string | null | undefined): string[] {
   if (!text) return [];
   const out = new Set<string>();
   for (const part of text.split(/[\s,;/&()]+/)) {
-    const word = foldText(part).replaceAll(" ", "");
+    const folded = foldText(part);
+    const word = folded.replaceAll(" ", "");
     if (word) out.add(word);
+    // A hyphenated credential also gives its parts (`PMHNP-BC`: `pmhnp`, `bc`), but not the
+    // letters of a dotted one (`M.D.`).
+    if (part.includes("-")) {
+      for (const piece of part.split("-")) {
+        const w = foldText(piece).replaceAll(" ", "");
+        if (w.length >= 2) out.add(w);
+      }
+    }
   }
   return [...out];
 }
