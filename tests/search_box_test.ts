@@ -241,6 +241,11 @@ Deno.test("[search box] nothing matches every word: the fallback, scored below 1
     assertEquals(list[0]?.key, "fowler");
     assert(list.every((r) => r.score < 10));
   });
+  await t.step("no name word matches: the hints alone", async () => {
+    const list = await ranked("zzyzx 21239");
+    assertEquals(list.map((r) => r.key), ["clinic", "fowler"]);
+    assert(list.every((r) => r.score < 10));
+  });
   await t.step("a full match is never a fallback", async () => {
     assert((await ranked("paul fowler")).every((r) => r.score >= 50));
   });

@@ -465,7 +465,8 @@ function promoteKeys(set: Leveled, ids: Uint32Array): void {
  * than {@linkcode TYPO_TOKENS_THRESHOLD} providers, again with every word's
  * variants. When nothing matches every word, the least informative words
  * are left out one at a time — words that match nothing first, then the
- * most common — and what matches the rest is the fallback tier. Then whole
+ * most common — and what matches the rest is the fallback tier; when no
+ * name word matches at all, the hints are required instead. Then whole
  * legal names are promoted, and the hints looked up.
  */
 function matchText(
@@ -510,10 +511,20 @@ function matchText(
     set = matchWords(planned, filters, test, boxes, ctx);
     fallback = true;
   }
+  let hints = split.hints;
+  if (set.ids.length === 0 && hints.length > 0) {
+    // No name word matches anything: the hints alone, required (`zzyzx 21239`: that ZIP).
+    checkWatch(ctx);
+    words = hints.map((h) => h.word);
+    planned = planWords(words, ctx.typos, "all").map((w) => ({ ...w, kinds: hintKinds(w.word) }));
+    set = matchWords(planned, filters, test, boxes, ctx);
+    hints = [];
+    fallback = true;
+  }
   if (set.ids.length === 0) return set;
   promote(set, exactNameIds(words, index), 0, LEGAL_NAME_LEVEL);
   promote(set, typoNameIds(planned, index), 10, LEGAL_TYPO_LEVEL);
-  set = applyHints(set, split.hints, index, npiIdsOf(ctx), fallback);
+  set = applyHints(set, hints, index, npiIdsOf(ctx), fallback);
   if (split.hints.length > 0 && !fallback) {
     // The hints may be names (`anh do`, `al smith`): the whole name of every word comes first,
     // and so does the whole name of the words that can be names, titles and codes aside
