@@ -130,17 +130,19 @@ export const SEARCH_PARAMS = defineQuery({
   q: text({
     description:
       "Free text, typed as on a form: person names, organization legal and other names (DBA, " +
-      "former names), specialty words and synonyms, and city; every such word must match. Titles " +
-      "and credentials (`Dr.`, `M.D.`, `DO`, `PA-C`), state codes and names (`MD`, `Maryland`), " +
-      "5-digit ZIPs, 10-digit NPIs and single letters (first or middle initials) are hints: they " +
-      "rank the providers they fit first and never exclude one (a surname `Do` or `Ma` still " +
-      "matches). Ranked: whole legal name, then legal name words, other names, specialty or city, " +
-      "prefix (the last word), typos; `score` 120-50, lower (48-8) when hints do not fit. Typo " +
-      "tolerant (1 edit from 5 letters, 2 from 9) for words the index does not hold, and for " +
-      "known words only when their exact matches are fewer than 10 (and fewer than 50 providers " +
-      "hold the word). When nothing matches every word, the least informative words are left out " +
-      "(words matching nothing, then the most common) and the results score below 10. Up to 12 " +
-      "words; case and punctuation folded. See docs/search.md.",
+      "former names), specialty words and synonyms, city and credential text; every such word " +
+      "must match. Titles and credentials (`Dr.`, `M.D.`, `DO`, `PA-C`), state codes and names " +
+      "(`MD`, `Maryland`), 5-digit ZIPs, 10-digit NPIs and single letters (first or middle " +
+      "initials) are hints: they rank the providers they fit first and never exclude one (a " +
+      "surname `Do` or `Ma` still matches). Ranked: whole legal name, then legal name words, " +
+      "other names, specialty or city, prefix (the last word), typos; `score` 120-50, lower " +
+      "(48-8) when hints other than titles do not fit. Typo tolerant (1 edit from 5 letters, 2 " +
+      "from 9) for words the index does not hold; a word it holds gets its neighbours only when " +
+      "the query finds fewer than 10 providers without them, and never when 50 or more " +
+      "providers hold it. When nothing matches every word, the least informative words are left " +
+      "out (words matching nothing, then the most common; with no name word matching, the hints " +
+      "alone count) and the results score below 10. Up to 12 words; case and punctuation " +
+      "folded. See docs/search.md.",
     maxLength: 200,
     example: "john smith",
   }),
