@@ -17,6 +17,7 @@ export const COLD_CLASSES = [
   "surname_typo",
   "name_prefix",
   "org_words",
+  "search_box",
   "specialty_near",
   "specialty_state_facets",
   "name_near_sorted",
@@ -35,6 +36,7 @@ export const COLD_TEXT_CLASSES: readonly ColdClass[] = [
   "surname_typo",
   "name_prefix",
   "org_words",
+  "search_box",
 ];
 
 /** One harvested provider: the values the classes are built from. */
@@ -189,6 +191,19 @@ function* candidates(
           const at = rng.int(words.length - n + 1);
           yield `${SEARCH}?q=${enc(words.slice(at, at + n).join(" "))}`;
         }
+        break;
+      }
+      case "search_box": {
+        // Names as typed on a form: titles, credentials, initials, ZIPs and states as hints.
+        const first = p.first ?? "";
+        const forms = [
+          `Dr. ${first} ${last}, M.D.`,
+          `${last} ${p.zip?.slice(0, 5) ?? ""}`,
+          `${first} ${rng.pick([..."abcdefghjklmnprst"])} ${last}`,
+          `${last}, ${first} ${p.state ?? ""}`,
+          `${last} md`,
+        ];
+        yield `${SEARCH}?q=${enc(rng.pick(forms).trim())}`;
         break;
       }
       case "specialty_near": {

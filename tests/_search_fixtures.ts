@@ -208,3 +208,336 @@ export async function searchFixtureDatabase(dir: string): Promise<string> {
   });
   return `${dir}/search.db`;
 }
+
+/** A provider of the search-box dataset: a person (with title, credential, middle and former name) or an organization. */
+export interface BoxPerson {
+  first?: string;
+  middle?: string;
+  last?: string;
+  prefix?: string;
+  credential?: string;
+  /** A former legal name (other-name type 1): last name, first name. */
+  former?: [string, string];
+  org?: string;
+  city: string;
+  state: string;
+  zip: string;
+  codes: string[];
+}
+
+const CARDIOLOGY = "207RC0000X";
+const AUDIOLOGY = "231H00000X";
+const RADIOLOGY = "2085R0202X";
+const INTERNAL = "207R00000X";
+
+/**
+ * The search-box dataset (tests/search_box_test.ts): names that are also
+ * credentials or states, titles and credentials, middle names, former
+ * names that sort before the legal ones, and a dozen cardiologists beside
+ * audiologists and radiologists one or two edits away.
+ */
+export const BOX_PEOPLE: Record<string, BoxPerson> = {
+  fowler: {
+    prefix: "DR.",
+    first: "PAUL",
+    middle: "BYRON",
+    last: "FOWLER",
+    credential: "M.D.",
+    city: "BALTIMORE",
+    state: "MD",
+    zip: "212391234",
+    codes: [INTERNAL],
+  },
+  peterFowler: {
+    first: "PETER",
+    last: "FOWLER",
+    credential: "D.O.",
+    city: "AUSTIN",
+    state: "TX",
+    zip: "78701",
+    codes: [INTERNAL],
+  },
+  margaretFowler: {
+    first: "MARGARET",
+    last: "FOWLER",
+    credential: "RN",
+    city: "BALTIMORE",
+    state: "MD",
+    zip: "21201",
+    codes: ["163W00000X"],
+  },
+  paulaFowler: {
+    first: "PAULA",
+    middle: "ANN",
+    last: "FOWLER",
+    city: "DENVER",
+    state: "CO",
+    zip: "80202",
+    codes: ["363LF0000X"],
+  },
+  cistason: {
+    first: "MAIRE",
+    last: "CISTASON",
+    former: ["O'BRIEN", "MAIRE"],
+    city: "BOSTON",
+    state: "MA",
+    zip: "02108",
+    codes: [INTERNAL],
+  },
+  obrien: {
+    first: "SIOBHAN",
+    last: "O'BRIEN",
+    credential: "NP",
+    city: "BOSTON",
+    state: "MA",
+    zip: "02110",
+    codes: ["363LF0000X"],
+  },
+  alexander: {
+    first: "BETTY",
+    middle: "L",
+    last: "ALEXANDER",
+    former: ["SMITH", "BETTY"],
+    city: "DALLAS",
+    state: "TX",
+    zip: "75201",
+    codes: [INTERNAL],
+  },
+  baumann: {
+    first: "AMY",
+    middle: "U",
+    last: "BAUMANN",
+    former: ["SMITH", "AMY"],
+    city: "DALLAS",
+    state: "TX",
+    zip: "75202",
+    codes: [INTERNAL],
+  },
+  johnSmith: {
+    prefix: "DR",
+    first: "JOHN",
+    last: "SMITH",
+    credential: "MD",
+    city: "NEW YORK",
+    state: "NY",
+    zip: "10001",
+    codes: [INTERNAL],
+  },
+  janeSmith: {
+    first: "JANE",
+    last: "SMITH",
+    credential: "DO",
+    city: "NEW YORK",
+    state: "NY",
+    zip: "10002",
+    codes: [INTERNAL],
+  },
+  alSmith: {
+    first: "AL",
+    last: "SMITH",
+    city: "ALBANY",
+    state: "NY",
+    zip: "12207",
+    codes: [INTERNAL],
+  },
+  bobSmith: {
+    first: "BOB",
+    last: "SMITH",
+    city: "MOBILE",
+    state: "AL",
+    zip: "36602",
+    codes: [INTERNAL],
+  },
+  anhDo: {
+    first: "ANH",
+    last: "DO",
+    credential: "MD",
+    city: "HOUSTON",
+    state: "TX",
+    zip: "77002",
+    codes: [INTERNAL],
+  },
+  liMa: {
+    first: "LI",
+    last: "MA",
+    credential: "PA-C",
+    city: "SEATTLE",
+    state: "WA",
+    zip: "98101",
+    codes: ["363A00000X"],
+  },
+  kowalczyk: {
+    first: "ANNA",
+    last: "KOWALCZYK",
+    credential: "MD, FACC",
+    city: "BETHESDA",
+    state: "MD",
+    zip: "20817",
+    codes: [CARDIOLOGY],
+  },
+  petrova: {
+    first: "OLGA",
+    last: "PETROVA",
+    former: ["DENVER", "OLGA"],
+    city: "MIAMI",
+    state: "FL",
+    zip: "33101",
+    codes: [INTERNAL],
+  },
+  washington: {
+    first: "GEORGE",
+    last: "WASHINGTON",
+    credential: "CRNA",
+    city: "RICHMOND",
+    state: "VA",
+    zip: "23219",
+    codes: ["367500000X"],
+  },
+  georgeWa: {
+    first: "GEORGE",
+    last: "ADAMS",
+    city: "SEATTLE",
+    state: "WA",
+    zip: "98101",
+    codes: [INTERNAL],
+  },
+  scottScott: {
+    first: "SCOTT",
+    middle: "J",
+    last: "SCOTT",
+    city: "ATLANTA",
+    state: "GA",
+    zip: "30303",
+    codes: [INTERNAL],
+  },
+  johnScott: {
+    first: "JOHN",
+    last: "SCOTT",
+    city: "ATLANTA",
+    state: "GA",
+    zip: "30303",
+    codes: [INTERNAL],
+  },
+  jScott: {
+    first: "J",
+    last: "SCOTT",
+    city: "ATLANTA",
+    state: "GA",
+    zip: "30303",
+    codes: [INTERNAL],
+  },
+  guinn: {
+    first: "DANA",
+    last: "GUINN",
+    city: "MIAMI",
+    state: "FL",
+    zip: "33101",
+    codes: [INTERNAL],
+  },
+  clinic: {
+    org: "CHESAPEAKE HEART CLINIC",
+    city: "BALTIMORE",
+    state: "MD",
+    zip: "21239",
+    codes: ["261QP2300X"],
+  },
+  ...Object.fromEntries(
+    [
+      "ABBOTT",
+      "BAILEY",
+      "CARTER",
+      "DAWSON",
+      "ELLIS",
+      "FINCH",
+      "GRANT",
+      "HAYES",
+      "IRWIN",
+      "JENSEN",
+      "KEMP",
+      "LOWE",
+    ].map((last) => [
+      `cardio${last}`,
+      {
+        first: "ROBIN",
+        last,
+        credential: "MD",
+        city: "CHICAGO",
+        state: "IL",
+        zip: "60601",
+        codes: [CARDIOLOGY],
+      },
+    ]),
+  ),
+  ...Object.fromEntries(
+    ["NOLAN", "OWENS", "PRICE"].map((last) => [
+      `audio${last}`,
+      {
+        first: "AUDREY",
+        last,
+        credential: "AUD",
+        city: "CHICAGO",
+        state: "IL",
+        zip: "60602",
+        codes: [AUDIOLOGY],
+      },
+    ]),
+  ),
+  ...Object.fromEntries(
+    ["QUINN", "REED"].map((last) => [
+      `radio${last}`,
+      {
+        first: "RAY",
+        last,
+        credential: "MD",
+        city: "CHICAGO",
+        state: "IL",
+        zip: "60603",
+        codes: [RADIOLOGY],
+      },
+    ]),
+  ),
+};
+
+/** NPIs of the search-box providers, in the order above. */
+export const BOX_NPIS: Record<string, string> = Object.fromEntries(
+  Object.keys(BOX_PEOPLE).map((key, i) => [key, npi(`1${String(600000 + i).padStart(8, "0")}`)]),
+);
+
+function boxRow(key: string, p: BoxPerson): string[] {
+  const values: Record<string, string> = {
+    "NPI": BOX_NPIS[key]!,
+    "Entity Type Code": p.org ? "2" : "1",
+    "Provider First Line Business Practice Location Address": "1 MAIN ST",
+    "Provider Business Practice Location Address City Name": p.city,
+    "Provider Business Practice Location Address State Name": p.state,
+    "Provider Business Practice Location Address Postal Code": p.zip,
+    "Provider Business Practice Location Address Country Code (If outside U.S.)": "US",
+  };
+  if (p.org) values["Provider Organization Name (Legal Business Name)"] = p.org;
+  else {
+    values["Provider First Name"] = p.first!;
+    values["Provider Last Name (Legal Name)"] = p.last!;
+    if (p.middle) values["Provider Middle Name"] = p.middle;
+    if (p.prefix) values["Provider Name Prefix Text"] = p.prefix;
+    if (p.credential) values["Provider Credential Text"] = p.credential;
+    if (p.former) {
+      values["Provider Other Last Name"] = p.former[0];
+      values["Provider Other First Name"] = p.former[1];
+      values["Provider Other Last Name Type Code"] = "1";
+    }
+  }
+  p.codes.forEach((code, i) => {
+    values[`Healthcare Provider Taxonomy Code_${i + 1}`] = code;
+    values[`Healthcare Provider Primary Taxonomy Switch_${i + 1}`] = i === 0 ? "Y" : "N";
+  });
+  return row(NPIDATA_COLUMNS, values);
+}
+
+/** Builds the search-box fixture database in `dir` and returns its path. */
+export async function searchBoxFixtureDatabase(dir: string): Promise<string> {
+  const rows = Object.entries(BOX_PEOPLE).map(([key, p]) => boxRow(key, p));
+  await writeCsv(`${dir}/npidata.csv`, NPIDATA_COLUMNS, rows);
+  const progress = { start() {}, update() {}, finish() {}, note() {} };
+  await runImport({ db: `${dir}/box.db`, npi: `${dir}/npidata.csv`, progress });
+  return `${dir}/box.db`;
+}

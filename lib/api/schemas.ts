@@ -178,7 +178,13 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
             type: "number",
             description: "Present with `near`: distance in `unit`, rounded to 0.1",
           },
-          score: { type: "number", description: "Present with `q`: relevance, higher is better" },
+          score: {
+            type: "number",
+            description:
+              "Present with `q`: relevance, higher is better — 120-50 for results matching every " +
+              "word and hint, 48-8 when hints (title, credential, state, ZIP, NPI, initial) do " +
+              "not fit, 6-3 for fallback results that leave words of `q` out",
+          },
         },
       },
     ],

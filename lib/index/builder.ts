@@ -14,7 +14,7 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import { cellOf, FIELD, PREFIXED_FIELDS } from "./fields.ts";
+import { cellOf, FIELD, TERM_FIELDS } from "./fields.ts";
 import type { IndexEntry } from "./entry.ts";
 import { INDEX_SCHEMA } from "./schema.ts";
 import { buildVocabulary, type Vocabulary, writeVocabulary } from "./vocabulary.ts";
@@ -127,7 +127,7 @@ const POSTING_BATCHES_IN_FLIGHT = 4;
 /** Accumulates index entries by seq and writes the ranked index. */
 export class IndexBuilder {
   /** Posting terms not yet spilled. */
-  readonly #postings = new PostingBuffer(PREFIXED_FIELDS);
+  readonly #postings = new PostingBuffer(TERM_FIELDS);
   readonly #segmentEntries: number;
   readonly #segments: SegmentRange[][] = [];
   readonly #scratch: DatabaseSync;
@@ -336,7 +336,7 @@ export class IndexBuilder {
     for (const [field, lists] of this.#postings.drain()) {
       held.set(field, lists.map(([term, numbers]) => [term, { numbers, toId: ranking.idBySeq }]));
     }
-    for (const field of PREFIXED_FIELDS) {
+    for (const field of TERM_FIELDS) {
       writeField(field, mergeTerms(field, sources, held.get(field)), ranking.size + 1, sink);
       held.delete(field);
     }
@@ -430,7 +430,7 @@ export class IndexBuilder {
           toId: source.toId,
         })),
       ],
-      fields: [...PREFIXED_FIELDS],
+      fields: [...TERM_FIELDS],
       universe: ranking.size + 1,
       counts: paths.counts,
       credits,

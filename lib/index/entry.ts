@@ -10,6 +10,7 @@ import type { Provider } from "../provider.ts";
 import { foldText, nameKey, nameTokens } from "../text/fold.ts";
 import { FIELD, FLAG } from "./fields.ts";
 import { digitsValue } from "../text/digits.ts";
+import { credentialTokens } from "../text/credentials.ts";
 
 /** A provider's index terms and column values. */
 export interface IndexEntry {
@@ -64,6 +65,21 @@ export function otherNameTerms(
   return terms;
 }
 
+/**
+ * The initials of given names (first and middle), without repeats: `p`
+ * and `b` for `PAUL BYRON`.
+ *
+ * @example
+ * ```ts
+ * initials("PAUL BYRON"); // ["p", "b"]
+ * ```
+ */
+export function initials(given: string): string[] {
+  const out = new Set<string>();
+  for (const word of foldText(given).split(" ")) if (word) out.add(word[0]!);
+  return [...out];
+}
+
 /** The number of a postal code's first five digits plus one; 0 when it does not start with five. */
 function zipNumber(postal: string): number {
   return digitsValue(postal, 0, 5) + 1;
@@ -92,6 +108,11 @@ export function indexEntry(p: Provider): IndexEntry {
       ? `${ind.first_name ?? ""} ${ind.middle_name}`
       : ind.first_name ?? "";
     push(terms, FIELD.given, nameTokens(given));
+    push(terms, FIELD.initial, initials(given));
+    push(terms, FIELD.credential, [
+      ...credentialTokens(ind.prefix),
+      ...credentialTokens(ind.credential),
+    ]);
   }
   const loc = p.practice_location;
   push(terms, FIELD.place, nameTokens(loc?.city ?? ""));
@@ -108,6 +129,8 @@ export function indexEntry(p: Provider): IndexEntry {
   if (p.entity_type === "organization") flags |= FLAG.organization;
   if (ind?.sex === "M") flags |= FLAG.male;
   if (ind?.sex === "F") flags |= FLAG.female;
+  if (ind?.prefix) flags |= FLAG.titled;
+  if (ind?.credential) flags |= FLAG.credentialed;
   const located = loc?.lat != null && loc.lon != null;
   const codes: string[] = [];
   const primary: number[] = [];

@@ -36,6 +36,10 @@ export const FIELD = {
   orgKey: 13,
   /** Geographic cell of the practice location. */
   cell: 14,
+  /** Words of a person's name prefix and credentials (`dr`, `md`, `pac`), punctuation dropped. */
+  credential: 15,
+  /** Initials of a person's first and middle names (`p`, `b` for PAUL BYRON). */
+  initial: 16,
 } as const;
 
 /** Fields whose terms get precomputed prefix lists. */
@@ -47,6 +51,13 @@ export const PREFIXED_FIELDS: readonly number[] = [
   FIELD.lastKey,
   FIELD.firstKey,
   FIELD.orgKey,
+];
+
+/** Fields with per-provider terms (merged by the postings worker): the prefixed ones and more. */
+export const TERM_FIELDS: readonly number[] = [
+  ...PREFIXED_FIELDS,
+  FIELD.credential,
+  FIELD.initial,
 ];
 
 /** Text fields, whose terms make the typo vocabulary. */
@@ -104,4 +115,8 @@ export const FLAG = {
   organization: 4,
   male: 8,
   female: 16,
+  /** A person with a name prefix on record (a title word can tell). */
+  titled: 32,
+  /** A person with a credential on record (a credential word can tell). */
+  credentialed: 64,
 } as const;

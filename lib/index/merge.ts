@@ -8,7 +8,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { PREFIX_LENGTHS, PREFIX_MIN_TERMS, TEXT_FIELDS } from "./fields.ts";
+import { PREFIX_LENGTHS, PREFIX_MIN_TERMS, PREFIXED_FIELDS, TEXT_FIELDS } from "./fields.ts";
 import { sortUniqueBelow, unionAll } from "./sorted.ts";
 import { uint32Of } from "./typed.ts";
 
@@ -96,7 +96,7 @@ export function* mergeTerms(
 
 /**
  * Writes the lists of `field` (as {@linkcode mergeTerms} yields them) to
- * `sink`, renumbered to ids below `universe`, with its prefix lists; a text
+ * `sink`, renumbered to ids below `universe`, with its prefix lists (prefixed fields only); a text
  * field's terms are counted for the typo vocabulary.
  */
 export function writeField(
@@ -106,7 +106,9 @@ export function writeField(
   sink: PostingSink,
 ): void {
   const text = TEXT_FIELDS.includes(field);
-  const prefixes = PREFIX_LENGTHS.map((length) => new PrefixGroup(length, universe));
+  const prefixes = PREFIXED_FIELDS.includes(field)
+    ? PREFIX_LENGTHS.map((length) => new PrefixGroup(length, universe))
+    : [];
   const emit = (group: PrefixGroup) => {
     const done = group.take();
     if (done) sink.put(field, `${done.prefix}*`, done.ids);

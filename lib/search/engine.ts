@@ -5,18 +5,32 @@
  *
  * Filters are posting lists (state, city, ZIP, taxonomy, name keys, cells)
  * intersected shortest first, plus flag checks (active, entity type, sex).
- * Free text gives each word a leveled list — the union of its terms' lists,
- * each tagged with how good a match it is — and the words are intersected,
- * keeping each id's worst word level. Results are sorted once and kept in a
- * small cache, so paging through them costs only the page. Browsing with no
- * list filter walks ids (name ranks) and stops at the page.
+ * Free text gives each name word a leveled list — the union of its terms'
+ * lists, each tagged with how good a match it is — and the words are
+ * intersected, keeping each id's worst word level; hint words (titles,
+ * credentials, states, ZIPs, NPIs, initials: `hints.ts`) are then looked
+ * up for those candidates only, and each result gets a rank key (tier,
+ * level, hint fit: `scores.ts`). The rules are described in docs/search.md.
+ * Results are sorted once and kept in a small cache, so paging through them
+ * costs only the page. Browsing with no list filter walks ids (name ranks)
+ * and stops at the page.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { CursorPosition, FacetName, NameMatch, SearchQuery } from "./query.ts";
 import { boundingBoxes } from "./geometry.ts";
-import { planWords, type TypoFinder, type WordTerms } from "./text_query.ts";
+import {
+  MAX_QUERY_WORDS,
+  planWords,
+  TYPO_TOKENS_THRESHOLD,
+  type TypoFinder,
+  type TypoStage,
+  type WordTerms,
+} from "./text_query.ts";
+import { applyHints, hintParts, type NpiIds, splitWords } from "./hints.ts";
+import { HINT, hintKinds } from "./hint_words.ts";
+import { RANK_KEYS, rankKey, scoreOfKey, SUB, subOfKey, TIER } from "./scores.ts";
 import { ByteLru } from "../lru.ts";
 import {
   FilterCache,
@@ -101,25 +115,6 @@ const CHECK_EVERY = 0xffff;
 
 /** Most values per facet. */
 export const FACET_SIZE = 20;
-
-/** Relevance score of each level (lower levels are better matches). */
-export const LEVEL_SCORES: readonly number[] = [
-  120,
-  100,
-  95,
-  90,
-  80,
-  70,
-  67,
-  65,
-  62,
-  60,
-  58,
-  57,
-  55,
-  52,
-  50,
-];
 
 /** A sorted result set, as cached. */
 interface ResultSet {
@@ -231,6 +226,27 @@ function listFilters(query: SearchQuery, ctx: EngineContext): FilterList[] {
  * matches are their union.
  */
 function wordParts(w: WordTerms, words: number, ctx: EngineContext): LeveledPart[] {
+  const { index } = ctx;
+  if (w.kinds) {
+    // A hint required as a word (a query of hints only): its codes match too.
+    const codes = hintParts({ word: w.word, kinds: w.kinds }, index, npiIdsOf(ctx), true);
+    return [...textWordParts(w, words, ctx), ...codes];
+  }
+  return textWordParts(w, words, ctx);
+}
+
+/** Finds providers by NPI through the `provider_npi` lookup. */
+function npiIdsOf(ctx: EngineContext): NpiIds {
+  return (npi) => {
+    const rows = ctx.db.prepare("SELECT id FROM provider_npi WHERE npi = ?").all(Number(npi)) as {
+      id: number;
+    }[];
+    return Uint32Array.from(rows, (r) => r.id).sort();
+  };
+}
+
+/** The text parts of a query word (names, other names, city, specialty codes; prefix; typos). */
+function textWordParts(w: WordTerms, words: number, ctx: EngineContext): LeveledPart[] {
   const { index, specialties } = ctx;
   const one = words === 1;
   const parts: LeveledPart[] = [];
@@ -257,6 +273,8 @@ function wordParts(w: WordTerms, words: number, ctx: EngineContext): LeveledPart
     primary: 4,
     secondary: 5,
   });
+  // A credential the hint list lacks (`ccm`, `mpt`) still matches the credential text, as a city.
+  parts.push({ list: index.list(FIELD.credential, w.word), level: 4 });
   if (w.prefix) {
     textParts(
       w.word,
@@ -294,7 +312,9 @@ interface PlannedWord {
 }
 
 function planWord(w: WordTerms, words: number, ctx: EngineContext): PlannedWord {
-  const key = `${w.word}\u0000${w.prefix ? 1 : 0}\u0000${words === 1 ? 1 : 0}`;
+  const key = `${w.word}\u0000${w.prefix ? 1 : 0}\u0000${words === 1 ? 1 : 0}\u0000${
+    w.typos.length ? 1 : 0
+  }\u0000${w.kinds ?? 0}`;
   const set = ctx.wordSets?.get(key);
   if (set) return { key, parts: [], set, size: set.size };
   const parts = wordParts(w, words, ctx);
@@ -372,12 +392,11 @@ function keepInBoxes(set: Leveled, boxes: readonly Box[], index: SearchIndex): L
   return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
 }
 
-/** Ids whose whole name is the query (or, for one word, a typo variant of it). */
-function exactNameIds(
-  plan: readonly WordTerms[],
-  words: readonly string[],
-  index: SearchIndex,
-): Uint32Array {
+/**
+ * Ids whose whole name is the query (or, for one word, a typo variant of
+ * it), own or other: the caller keeps those whose words matched a legal name.
+ */
+function exactNameIds(words: readonly string[], index: SearchIndex): Uint32Array {
   const alternatives: Uint32Array[] = [];
   const whole = words.join("");
   alternatives.push(index.list(FIELD.lastKey, whole), index.list(FIELD.orgKey, whole));
@@ -390,7 +409,6 @@ function exactNameIds(
       intersectAll([index.list(FIELD.lastKey, words[0]!), index.list(FIELD.firstKey, rest)]),
     );
   }
-  void plan;
   return unionAll(alternatives, index.size + 1);
 }
 
@@ -402,15 +420,161 @@ function typoNameIds(plan: readonly WordTerms[], index: SearchIndex): Uint32Arra
   );
 }
 
-/** Lowers the level of ids also in `ids` to `level` (when better). */
-function promote(set: Leveled, ids: Uint32Array, level: number): void {
+/** The best level of a legal-name match: surname or given names, never other names (3). */
+const LEGAL_NAME_LEVEL = 2;
+/** The best level of a typo of a legal name (the typo levels of other names are above it). */
+const LEGAL_TYPO_LEVEL = 12;
+
+/**
+ * Lowers the level of ids also in `ids` to `level`, for those whose level
+ * is `upTo` or better: a name key also holds other names (former names,
+ * DBA), and only a legal-name match is promoted.
+ */
+function promote(set: Leveled, ids: Uint32Array, level: number, upTo: number): void {
   if (ids.length === 0) return;
   let j = 0;
   for (let i = 0; i < set.ids.length && j < ids.length; i++) {
     const v = set.ids[i]!;
     if (ids[j]! < v) j = seek(ids, v, j);
-    if (j < ids.length && ids[j] === v && set.levels[i]! > level) set.levels[i] = level;
+    const own = set.levels[i]!;
+    if (j < ids.length && ids[j] === v && own > level && own <= upTo) set.levels[i] = level;
   }
+}
+
+/**
+ * Gives the ids also in `ids` whose rank key is in the full tier at a
+ * legal-name level the level of a whole name (0), keeping their hint fit.
+ */
+function promoteKeys(set: Leveled, ids: Uint32Array): void {
+  const upTo = rankKey(TIER.full, LEGAL_NAME_LEVEL, SUB.neutral);
+  let j = 0;
+  for (let i = 0; i < set.ids.length && j < ids.length; i++) {
+    const v = set.ids[i]!;
+    if (ids[j]! < v) j = seek(ids, v, j);
+    const key = set.levels[i]!;
+    if (j < ids.length && ids[j] === v && key <= upTo) {
+      set.levels[i] = rankKey(TIER.full, 0, subOfKey(key));
+    }
+  }
+}
+
+/**
+ * The matches of the free text, with rank keys (see `scores.ts`) for
+ * levels. The required words are matched as typed, except those the
+ * vocabulary lacks, which take their typo variants; when that finds fewer
+ * than {@linkcode TYPO_TOKENS_THRESHOLD} providers, again with every word's
+ * variants. When nothing matches every word, the least informative words
+ * are left out one at a time — words that match nothing first, then the
+ * most common — and what matches the rest is the fallback tier; when no
+ * name word matches at all, the hints are required instead. Then whole
+ * legal names are promoted, and the hints looked up.
+ */
+function matchText(
+  allWords: readonly string[],
+  filters: FilterList[],
+  test: { mask: number; value: number },
+  boxes: readonly Box[] | null,
+  ctx: EngineContext,
+): Leveled {
+  const { index } = ctx;
+  const split = splitWords(allWords.slice(0, MAX_QUERY_WORDS));
+  const plan = (words: readonly string[], stage: TypoStage) => {
+    const planned = planWords(words, ctx.typos, stage);
+    if (split.hintsRequired) { for (const w of planned) w.kinds = hintKinds(w.word) || undefined; }
+    return planned;
+  };
+  let words = split.required;
+  let planned = plan(words, "all");
+  const asTyped = plan(words, "unknown");
+  const widens = planned.some((w, i) => w.typos.length !== asTyped[i]!.typos.length);
+  let set: Leveled;
+  if (widens && asTyped.every((w) => w.typos.length === 0)) {
+    // Only known words have variants: one evaluation with them, whose matches without a typo
+    // (levels below TYPO_LEVEL) are exactly the as-typed evaluation's.
+    set = matchWords(planned, filters, test, boxes, ctx);
+    if (countBelow(set, TYPO_LEVEL) >= TYPO_TOKENS_THRESHOLD) {
+      set = keepBelow(set, TYPO_LEVEL);
+      planned = asTyped;
+    }
+  } else if (widens) {
+    // Unknown words take their variants either way: as typed first, widened if too few.
+    set = matchWords(asTyped, filters, test, boxes, ctx);
+    if (set.ids.length < TYPO_TOKENS_THRESHOLD) {
+      set = matchWords(planned, filters, test, boxes, ctx);
+    } else planned = asTyped;
+  } else set = matchWords(planned, filters, test, boxes, ctx);
+  let fallback = false;
+  while (set.ids.length === 0 && words.length > 1) {
+    checkWatch(ctx);
+    words = leastInformativeLeftOut(planned, ctx);
+    planned = plan(words, "all");
+    set = matchWords(planned, filters, test, boxes, ctx);
+    fallback = true;
+  }
+  let hints = split.hints;
+  if (set.ids.length === 0 && hints.length > 0) {
+    // No name word matches anything: the hints alone, required (`zzyzx 21239`: that ZIP).
+    checkWatch(ctx);
+    words = hints.map((h) => h.word);
+    planned = planWords(words, ctx.typos, "all").map((w) => ({ ...w, kinds: hintKinds(w.word) }));
+    set = matchWords(planned, filters, test, boxes, ctx);
+    hints = [];
+    fallback = true;
+  }
+  if (set.ids.length === 0) return set;
+  promote(set, exactNameIds(words, index), 0, LEGAL_NAME_LEVEL);
+  promote(set, typoNameIds(planned, index), 10, LEGAL_TYPO_LEVEL);
+  set = applyHints(set, hints, index, npiIdsOf(ctx), fallback);
+  if (split.hints.length > 0 && !fallback) {
+    // The hints may be names (`anh do`, `al smith`): the whole name of every word comes first,
+    // and so does the whole name of the words that can be names, titles and codes aside
+    // (`Dr. Ronald Washington, CRNA`: a state name that is a surname).
+    promoteKeys(set, exactNameIds(allWords, index));
+    const named = allWords.filter((w) => {
+      const kinds = hintKinds(w);
+      return kinds === 0 || (kinds & HINT.state) !== 0;
+    });
+    if (named.length < allWords.length && named.some((w) => hintKinds(w) !== 0)) {
+      promoteKeys(set, exactNameIds(named, index));
+    }
+  }
+  return set;
+}
+
+/** The first level of a typo-only match (levels 11 to 14; 10 is given by promotion, later). */
+const TYPO_LEVEL = 10;
+
+/** How many entries have a level below `level`. */
+function countBelow(set: Leveled, level: number): number {
+  let n = 0;
+  for (let i = 0; i < set.levels.length; i++) if (set.levels[i]! < level) n++;
+  return n;
+}
+
+/** The entries with a level below `level` (in place: `set` is the caller's own). */
+function keepBelow(set: Leveled, level: number): Leveled {
+  const { ids, levels } = set;
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) {
+    if (levels[i]! < level) {
+      ids[n] = ids[i]!;
+      levels[n++] = levels[i]!;
+    }
+  }
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
+}
+
+/**
+ * The words of a plan less its least informative: every word that matches
+ * nothing (when some other word does), else the one with most candidates.
+ */
+function leastInformativeLeftOut(plan: readonly WordTerms[], ctx: EngineContext): string[] {
+  const sized = plan.map((w) => ({ word: w.word, size: planWord(w, plan.length, ctx).size }));
+  const matching = sized.filter((w) => w.size > 0);
+  if (matching.length > 0 && matching.length < sized.length) return matching.map((w) => w.word);
+  let most = 0;
+  for (let i = 1; i < sized.length; i++) if (sized[i]!.size > sized[most]!.size) most = i;
+  return sized.filter((_, i) => i !== most).map((w) => w.word);
 }
 
 /** The candidates of a query with free text or a point, sorted. */
@@ -421,13 +585,10 @@ function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
   checkWatch(ctx);
   let set: Leveled;
   if (query.words) {
-    const plan = planWords(query.words, ctx.typos);
-    if (plan.length === 0) {
+    if (query.words.length === 0) {
       return { ids: EMPTY, levels: null, distances: null, facets: undefined, bytes: 0 };
     }
-    set = matchWords(plan, filters, test, query.near ? boundingBoxes(query.near) : null, ctx);
-    promote(set, exactNameIds(plan, query.words, index), 0);
-    promote(set, typoNameIds(plan, index), 10);
+    set = matchText(query.words, filters, test, query.near ? boundingBoxes(query.near) : null, ctx);
   } else {
     const ids = candidatesNear(query, filters, ctx);
     set = keepFlagged(
@@ -500,7 +661,7 @@ function sortResults(query: SearchQuery, set: Leveled, distances: Float64Array |
   let order: Uint32Array | null = null;
   if (byLevel && !byDistance) {
     // Counting sort by level keeps id order within each level.
-    const counts = new Uint32Array(LEVEL_SCORES.length + 1);
+    const counts = new Uint32Array(RANK_KEYS + 1);
     const inIds = set.ids, inLevels = set.levels;
     for (let i = 0; i < n; i++) counts[inLevels[i]! + 1]!++;
     for (let l = 1; l < counts.length; l++) counts[l]! += counts[l - 1]!;
@@ -595,7 +756,7 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
   const hits: SearchHit[] = [];
   for (let i = start; i < end; i++) {
     const hit: SearchHit = { id: result.ids[i]! };
-    if (query.words) hit.score = LEVEL_SCORES[result.levels![i]!]!;
+    if (query.words) hit.score = scoreOfKey(result.levels![i]!);
     if (query.near) hit.distance = Math.round(result.distances![i]! * 10) / 10;
     hits.push(hit);
   }

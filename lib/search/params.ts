@@ -22,7 +22,7 @@ import { HttpError, ValidationError } from "../http/errors.ts";
 import { STATUS_CODE } from "../http/status.ts";
 import { isValidNpi } from "../npi.ts";
 import { TAXONOMY_CODE_PATTERN } from "../taxonomy/nucc.ts";
-import { foldText, nameKey, words } from "../text/fold.ts";
+import { foldText, nameKey } from "../text/fold.ts";
 import { lookupZip } from "../geo/zip.ts";
 import type {
   FacetName,
@@ -33,6 +33,7 @@ import type {
   SortOrder,
 } from "./query.ts";
 import { CursorError, CursorReleaseError, type CursorScope, decodeCursor } from "./cursor.ts";
+import { queryWords as splitQuery } from "./hint_words.ts";
 import { resolveSpecialty, type SpecialtyIndex } from "../taxonomy/resolve.ts";
 
 /** USPS codes NPPES uses: states, DC, territories, military, and ZZ for foreign. */
@@ -129,11 +130,20 @@ const near = custom({
 export const SEARCH_PARAMS = defineQuery({
   q: text({
     description:
-      "Free text over person names, organization legal and other names, specialty words and " +
-      "synonyms, and city. Relevance ranked; typo tolerant (1 edit for words of 5+ letters, 2 for 9+; " +
-      "a word that 50 or more providers hold as typed is searched as typed); " +
-      "the last word also matches as a prefix; case and punctuation folded. Every word must match " +
-      "somewhere (up to 12 words are used).",
+      "Free text, typed as on a form: person names, organization legal and other names (DBA, " +
+      "former names), specialty words and synonyms, city and credential text; every such word " +
+      "must match. Titles and credentials (`Dr.`, `M.D.`, `DO`, `PA-C`), state codes and names " +
+      "(`MD`, `Maryland`), 5-digit ZIPs, 10-digit NPIs and single letters (first or middle " +
+      "initials) are hints: they rank the providers they fit first and never exclude one (a " +
+      "surname `Do` or `Ma` still matches). Ranked: whole legal name, then legal name words, " +
+      "other names, specialty or city, prefix (the last word), typos; `score` 120-50, lower " +
+      "(48-8) when hints other than titles do not fit. Typo tolerant (1 edit from 5 letters, 2 " +
+      "from 9) for words the index does not hold; a word it holds gets its neighbours only when " +
+      "the query finds fewer than 10 providers without them, and never when 50 or more " +
+      "providers hold it. When nothing matches every word, the least informative words are left " +
+      "out (words matching nothing, then the most common; with no name word matching, the hints " +
+      "alone count) and the results score below 10. Up to 12 words; case and punctuation " +
+      "folded. See docs/search.md.",
     maxLength: 200,
     example: "john smith",
   }),
@@ -347,7 +357,7 @@ export function toSearchQuery(
         : postalMatch.prefixes).push(p.value);
     }
   }
-  const queryWords = params.q ? words(params.q) : null;
+  const queryWords = params.q ? splitQuery(params.q) : null;
   const sort: SortOrder = params.sort ??
     (params.q ? "relevance" : params.near ? "distance" : "name");
   return {

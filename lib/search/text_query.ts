@@ -2,8 +2,10 @@
  * Free text to terms: each word of `q` stands for itself, for a prefix when
  * it is the last word (search as you type), and for the indexed terms within
  * its typo budget (1 edit from 5 letters, 2 from 9), found through the
- * vocabulary's delete-neighbourhood keys — unless the word as typed is held
- * by {@linkcode TYPED_WORD_MIN_DOCS} providers or more. Words are folded to `[a-z0-9]`
+ * vocabulary's delete-neighbourhood keys. A word the vocabulary holds as
+ * typed is first searched as typed; its neighbours join only when the query
+ * finds fewer than {@linkcode TYPO_TOKENS_THRESHOLD} providers, and never
+ * for a word {@linkcode TYPED_WORD_MIN_DOCS} providers or more hold. Words are folded to `[a-z0-9]`
  * before they reach any lookup, and only as bound parameters.
  *
  * @module
@@ -37,6 +39,8 @@ export interface WordTerms {
   prefix: boolean;
   /** Terms within the word's typo budget, most frequent first. */
   typos: string[];
+  /** `HINT` bits (see `hint_words.ts`) of a hint word required as a word: its codes match too. */
+  kinds?: number;
 }
 
 /**
@@ -81,39 +85,63 @@ export function osaDistance(a: string, b: string): number {
   return d[rows * cols - 1]!;
 }
 
+/** What the vocabulary says of one word: how many providers hold it, and its neighbours. */
+interface WordEntry {
+  docs: number;
+  variants: string[];
+}
+
 /** Looks up typo variants of words in a database's vocabulary. */
 export class TypoFinder {
   readonly #lookup: VocabularyLookup;
-  /** Variants found so far, by word: common words recur in searches that differ otherwise. */
-  readonly #found = new Map<string, string[]>();
+  /** Entries found so far, by word: common words recur in searches that differ otherwise. */
+  readonly #found = new Map<string, WordEntry>();
 
   constructor(db: DatabaseSync) {
     this.#lookup = new VocabularyLookup(db);
   }
 
-  /** Terms within `word`'s typo budget, the word itself excluded, most frequent first. */
+  /**
+   * Terms within `word`'s typo budget, the word itself excluded, most
+   * frequent first; none for a word {@linkcode TYPED_WORD_MIN_DOCS} or more
+   * providers hold as typed.
+   */
   variants(word: string): string[] {
+    const entry = this.#entry(word);
+    return entry.docs >= TYPED_WORD_MIN_DOCS ? [] : entry.variants;
+  }
+
+  /**
+   * Whether the word as typed is in the vocabulary (a name, city or
+   * specialty word some provider holds). Words too short for typos (under
+   * {@linkcode MIN_TYPO_TERM} letters) are not looked up and count as unknown.
+   */
+  known(word: string): boolean {
+    return this.#entry(word).docs > 0;
+  }
+
+  #entry(word: string): WordEntry {
     const known = this.#found.get(word);
     if (known) return known;
-    const found = this.#variants(word);
+    const found = this.#lookUp(word);
     if (this.#found.size >= MAX_REMEMBERED_WORDS) this.#found.clear();
     this.#found.set(word, found);
     return found;
   }
 
-  #variants(word: string): string[] {
+  #lookUp(word: string): WordEntry {
     const budget = typoBudget(word);
-    if (budget === 0 || word.length < MIN_TYPO_TERM) return [];
+    if (budget === 0 || word.length < MIN_TYPO_TERM) return { docs: 0, variants: [] };
     const keys = [word, ...deletions(word, word.length >= MIN_TWO_EDIT_TERM ? budget : 1)];
     const rows = this.#lookup.find(keys);
-    // A word many providers hold as typed is taken as typed (Typesense's `typo_tokens_threshold`,
-    // per word): its neighbours (`carey` → `care`, `heath` → `health`) are other words.
-    if (rows.some((r) => r.term === word && r.docs >= TYPED_WORD_MIN_DOCS)) return [];
-    return rows
+    let docs = 0;
+    for (const r of rows) if (r.term === word) docs = r.docs;
+    const variants = rows
       .filter((r) => r.term !== word && osaDistance(word, r.term) <= budget)
       .sort((a, b) => b.docs - a.docs || (a.term < b.term ? -1 : 1))
       .slice(0, MAX_TYPO_VARIANTS)
       .map((r) => r.term);
+    return { docs, variants };
   }
 }
 
@@ -125,11 +153,30 @@ export class TypoFinder {
  * planWords(["john", "smtih"], finder); // [{ word: "john", ... }, { word: "smtih", prefix: true, typos: ["smith"] }]
  * ```
  */
-export function planWords(words: readonly string[], finder: TypoFinder): WordTerms[] {
+export function planWords(
+  words: readonly string[],
+  finder: TypoFinder,
+  stage: TypoStage = "all",
+): WordTerms[] {
   const kept = words.slice(0, MAX_QUERY_WORDS);
   return kept.map((word, i) => ({
     word,
     prefix: i === kept.length - 1,
-    typos: finder.variants(word),
+    typos: stage === "unknown" && finder.known(word) ? [] : finder.variants(word),
   }));
 }
+
+/**
+ * Which words get typo variants: `unknown` — only words the vocabulary
+ * does not hold as typed (the first try); `all` — every word within its
+ * budget, but for those {@linkcode TYPED_WORD_MIN_DOCS} providers hold
+ * (when the first try found too few to fill a page).
+ */
+export type TypoStage = "unknown" | "all";
+
+/**
+ * A query whose words, taken as typed, match fewer providers than this is
+ * tried again with typo variants of its known words too (Typesense's
+ * `typo_tokens_threshold`): a page's worth (the default `limit`).
+ */
+export const TYPO_TOKENS_THRESHOLD = 10;

@@ -241,6 +241,49 @@ export function probeWord(
   return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
 }
 
+/** {@linkcode bestLevels}' mark of an id no part holds. */
+export const NO_LEVEL = 255;
+
+/**
+ * The best level of the parts holding each id of `ids` (sorted), or
+ * {@linkcode NO_LEVEL}: the same lookups as {@linkcode probeWord}, without
+ * dropping anything.
+ *
+ * @example
+ * ```ts
+ * bestLevels(Uint32Array.of(2, 5), [{ list: Uint32Array.of(5), level: 1 }], 10); // [255, 1]
+ * ```
+ */
+export function bestLevels(
+  ids: Uint32Array,
+  parts: readonly LeveledPart[],
+  universe: number,
+): Uint8Array {
+  const out = new Uint8Array(ids.length).fill(NO_LEVEL);
+  const probes = probeParts(parts, ids.length, universe);
+  const at = new Uint32Array(probes.length);
+  for (let i = 0; i < ids.length; i++) {
+    const v = ids[i]!;
+    for (let p = 0; p < probes.length; p++) {
+      const probe = probes[p]!;
+      let found: boolean;
+      if (probe.bits) found = (probe.bits[v >>> 5]! & (1 << (v & 31))) !== 0;
+      else {
+        const list = probe.list;
+        let j = at[p]!;
+        if (j >= list.length) continue;
+        if (list[j]! < v) at[p] = j = seek(list, v, j);
+        found = j < list.length && list[j] === v;
+      }
+      if (found) {
+        out[i] = probe.level;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * Whether looking `candidates` up in the parts costs less than building
  * the parts' union (some three steps an id). Looking up costs the merging

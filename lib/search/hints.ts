@@ -1,0 +1,173 @@
+/**
+ * Hint words at search time (see `hint_words.ts`): which words of a query
+ * must match and which only rank, the posting lists a hint is looked up
+ * in, and the rank keys of the results once every hint is looked up.
+ *
+ * A hint is looked up for the candidates the other words found, never to
+ * find them: a bitmap read or a galloping step per candidate and list
+ * (the lists are the credential, state, ZIP and initial posting lists, and
+ * the word's own name lists) — no record is read.
+ *
+ * @module
+ */
+import type { Leveled, LeveledPart } from "../index/sorted.ts";
+import { FIELD, FLAG } from "../index/fields.ts";
+import type { SearchIndex } from "../index/reader.ts";
+import { HINT, hintKinds, stateOf } from "./hint_words.ts";
+import { bestLevels, NO_LEVEL } from "./word_sets.ts";
+import { DOCTOR_CREDENTIALS } from "../text/credentials.ts";
+import { rankKey, SUB, TIER } from "./scores.ts";
+
+/** A hint word of a query and its kinds ({@linkcode HINT} bits). */
+export interface HintWord {
+  word: string;
+  kinds: number;
+}
+
+/** A query's words: those that must match, and the hints. */
+export interface SplitWords {
+  /** Words every result matches. */
+  required: string[];
+  /** Words that only rank. */
+  hints: HintWord[];
+  /** Whether the required words are hints themselves (the query holds nothing else). */
+  hintsRequired: boolean;
+}
+
+/**
+ * Splits a query's words into required words and hints. A query of hints
+ * only (`md`, `21239`, `do`) requires them all: each then also matches
+ * its codes.
+ *
+ * @example
+ * ```ts
+ * splitWords(["dr", "smith", "md"]); // required ["smith"], hints dr and md
+ * ```
+ */
+export function splitWords(words: readonly string[]): SplitWords {
+  const required: string[] = [], hints: HintWord[] = [];
+  for (const word of words) {
+    const kinds = hintKinds(word);
+    if (kinds) hints.push({ word, kinds });
+    else required.push(word);
+  }
+  if (required.length === 0) return { required: [...words], hints: [], hintsRequired: true };
+  return { required, hints, hintsRequired: false };
+}
+
+/** The level a hint's initial part is marked with (after its name parts, before its codes). */
+const INITIAL_LEVEL = 14;
+/** The level a hint's title and credential parts are marked with (above every word level). */
+const CREDENTIAL_LEVEL = 15;
+/** The level a hint's state, ZIP and NPI parts are marked with. */
+const PLACE_LEVEL = 16;
+
+/** Finds the ids of providers by NPI (a lookup in `provider_npi`). */
+export type NpiIds = (npi: string) => Uint32Array;
+
+/**
+ * The parts of a hint word. As a hint: its own name lists (a surname or
+ * first name `Do`, `Al`, `B`) at level 0, a first or middle initial at
+ * level 1, its codes (credential, state, ZIP, NPI) marked `CODE_LEVEL`. As
+ * a required word (`required`, whose name lists the word's own parts
+ * hold): an initial at level 2, an NPI at 0, other codes at 4 (as a city).
+ */
+export function hintParts(
+  hint: HintWord,
+  index: SearchIndex,
+  npiIds: NpiIds,
+  required = false,
+): LeveledPart[] {
+  const { word, kinds } = hint;
+  const parts: LeveledPart[] = [];
+  const credential = required ? 4 : CREDENTIAL_LEVEL, place = required ? 4 : PLACE_LEVEL;
+  if (!required && kinds & (HINT.title | HINT.credential | HINT.state | HINT.initial)) {
+    parts.push({ list: index.list(FIELD.surname, word), level: 0 });
+    parts.push({ list: index.list(FIELD.given, word), level: 0 });
+  }
+  if (kinds & HINT.initial) {
+    parts.push({ list: index.list(FIELD.initial, word), level: required ? 2 : INITIAL_LEVEL });
+  }
+  if (kinds & (HINT.title | HINT.credential)) {
+    parts.push({ list: index.list(FIELD.credential, word), level: credential });
+  }
+  if (word === "dr") {
+    for (const c of DOCTOR_CREDENTIALS) {
+      parts.push({ list: index.list(FIELD.credential, c), level: credential });
+    }
+  }
+  const state = kinds & HINT.state ? stateOf(word) : null;
+  if (state) parts.push({ list: index.list(FIELD.state, state), level: place });
+  if (kinds & HINT.zip) parts.push({ list: index.list(FIELD.zip5, word), level: place });
+  if (kinds & HINT.npi) parts.push({ list: npiIds(word), level: required ? 0 : place });
+  return parts.filter((p) => p.list.length > 0);
+}
+
+/**
+ * The flags that say whether a provider can be told by a hint (0: any
+ * provider can): a title needs a prefix on record (`dr` a prefix or a
+ * credential), a credential a credential; a provider with neither is not
+ * counted against (neutral).
+ */
+function neutralMask(hint: HintWord): number {
+  if (hint.word === "dr") return FLAG.titled | FLAG.credentialed;
+  let mask = 0;
+  if (hint.kinds & HINT.title) mask |= FLAG.titled;
+  if (hint.kinds & HINT.credential) mask |= FLAG.credentialed;
+  return mask;
+}
+
+/**
+ * The results with rank keys for levels: each hint is looked up for every
+ * result; found as a whole name it fits best, as an initial or a title or
+ * credential less, as a place (state, ZIP, NPI) less again; not found
+ * it counts a miss and ranks last in its tier — except a title or
+ * credential for a provider who holds none (neutral), and a title (weak
+ * evidence: it ranks lower, never a tier lower).
+ * The tier is `fallback` when given, else from the misses. `set` is the
+ * caller's own: its levels are replaced.
+ */
+export function applyHints(
+  set: Leveled,
+  hints: readonly HintWord[],
+  index: SearchIndex,
+  npiIds: NpiIds,
+  fallback: boolean,
+): Leveled {
+  const { ids, levels } = set;
+  const n = ids.length;
+  const misses = new Uint8Array(hints.length ? n : 0);
+  const subs = new Uint8Array(hints.length ? n : 0);
+  const flags = index.flags;
+  for (const hint of hints) {
+    const parts = hintParts(hint, index, npiIds);
+    const best = bestLevels(ids, parts, index.size + 1);
+    const tells = neutralMask(hint);
+    // A title is weak evidence (people call many clinicians Dr.): not fitting, it only ranks lower.
+    const weak = hint.kinds === HINT.title;
+    for (let i = 0; i < n; i++) {
+      const b = best[i]!;
+      if (b === NO_LEVEL) {
+        // Neutral, or a miss (which also ranks last within its tier: the fallback has no misses).
+        subs[i] = SUB.neutral;
+        if (!weak && (tells === 0 || (flags[ids[i]!]! & tells) !== 0)) misses[i]!++;
+      } else if (b !== 0) {
+        // An initial or a credential fits less than a whole name, a place less again.
+        const sub = b === PLACE_LEVEL ? SUB.place : SUB.credential;
+        if (subs[i]! < sub) subs[i] = sub;
+      }
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const m = hints.length ? misses[i]! : 0;
+    const tier = fallback
+      ? TIER.fallback
+      : m === 0
+      ? TIER.full
+      : m === 1
+      ? TIER.oneMiss
+      : TIER.misses;
+    levels[i] = rankKey(tier, levels[i]!, hints.length ? subs[i]! : 0);
+  }
+  return set;
+}
