@@ -29,6 +29,12 @@ export interface Config {
   demoRecords: number;
   /** `DEMO_SEED`: seed of the demo dataset. */
   demoSeed: number;
+  /**
+   * `NPPES_API_MAX_SKIP`: the largest `skip` the NPI Registry API route
+   * (`/api/`) accepts; 1000 by default, as the real API. Raising it lets a
+   * paging client walk a whole result set.
+   */
+  registryMaxSkip: number;
 }
 
 /** Documentation of every variable, for the README and start-up errors. */
@@ -55,6 +61,11 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     meaning: "providers in the demo built on first start",
   },
   { name: "DEMO_SEED", default: "20260810", meaning: "seed of the demo dataset" },
+  {
+    name: "NPPES_API_MAX_SKIP",
+    default: "1000",
+    meaning: "largest `skip` of the NPI Registry API route /api/ (1000 as the real API)",
+  },
 ];
 
 /**
@@ -113,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxyHeader: header || null,
     demoRecords: integerVar(env, "DEMO_RECORDS", 100_000, 1, 20_000_000, problems),
     demoSeed: integerVar(env, "DEMO_SEED", 20260810, 0, 2 ** 32 - 1, problems),
+    registryMaxSkip: integerVar(env, "NPPES_API_MAX_SKIP", 1000, 0, 100_000_000, problems),
   };
   if (problems.length > 0) throw new TypeError(`Invalid configuration: ${problems.join("; ")}`);
   return config;

@@ -103,7 +103,7 @@ export function buildOpenApi(routes: readonly Route[], info: ApiInfo): Record<st
         responses[status] = renderResponse(spec);
       }
       const defaults: Record<string, ResponseSpec> = {};
-      if (parameters.length > 0) {
+      if (parameters.length > 0 && op.validation !== "in-body") {
         defaults["400"] = problem("Invalid or unknown parameters; `errors` names each one");
       }
       defaults["405"] = problem("Method not allowed; `Allow` lists the methods", {

@@ -11,12 +11,16 @@ import { searchRoute } from "./search.ts";
 import { datasetRoute } from "./dataset.ts";
 import { specialtiesRoute } from "./specialties.ts";
 import { webRoutes } from "./web.ts";
+import { registryApiRoutes } from "./registry_api.ts";
 import type { Dataset } from "../lib/dataset.ts";
+import type { Config } from "../lib/config.ts";
 
 /** What routes need from the application. */
 export interface RouteDeps {
   /** The dataset being served. */
   dataset: Dataset;
+  /** The configuration (routes read their settings from it; defaults when absent). */
+  config?: Config;
 }
 
 /** Builds the route table once, at start-up. */
@@ -27,6 +31,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
     providerRoute(deps.dataset),
     datasetRoute(deps.dataset),
     specialtiesRoute(deps.dataset),
+    ...registryApiRoutes(deps.dataset, { maxSkip: deps.config?.registryMaxSkip }),
     ...webRoutes(),
     openApiRoute(() => table),
   ];

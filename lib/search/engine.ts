@@ -15,6 +15,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { CursorPosition, FacetName, NameMatch, SearchQuery } from "./query.ts";
+import type { RecordCheck } from "./record_check.ts";
 import { boundingBoxes } from "./geometry.ts";
 import { planWords, type TypoFinder, type WordTerms } from "./text_query.ts";
 import { ByteLru } from "../lru.ts";
@@ -94,7 +95,12 @@ export interface EngineContext {
   signal?: AbortSignal;
   /** When to give up, on `clock()` of `lib/deadline.ts`: checked in the long loops. */
   deadline?: number;
+  /** Whether the record of `id` meets a query's record check (needed by queries with a `check`). */
+  checkRecord?: (id: number, check: RecordCheck) => boolean;
 }
+
+/** Record checks test the watch once every this many records (a power of two, minus 1). */
+const CHECK_RECORDS_EVERY = 0xff;
 
 /** Long loops check their watch once every this many iterations (a power of two, minus 1). */
 const CHECK_EVERY = 0xffff;
@@ -171,7 +177,7 @@ function hasListFilter(query: SearchQuery): boolean {
   return Boolean(
     query.npis || query.states || query.cities || query.postal || query.taxonomyCodes ||
       query.specialtyCodes ||
-      query.lastNames || query.firstNames || query.organizationNames,
+      query.lastNames || query.firstNames || query.organizationNames || query.check,
   );
 }
 
@@ -201,7 +207,16 @@ function listFilters(query: SearchQuery, ctx: EngineContext): FilterList[] {
     plain(Uint32Array.from(rows, (r) => r.id));
   }
   if (query.states) cached(`state:${query.states}`, union(FIELD.state, query.states));
-  if (query.cities) cached(`city:${query.cities}`, union(FIELD.city, query.cities));
+  if (query.cities) {
+    const cities = query.cities;
+    cached(`city:${cities}`, () =>
+      unionAll(
+        cities.map((c) =>
+          c.endsWith("*") ? index.prefix(FIELD.city, c.slice(0, -1)) : index.list(FIELD.city, c)
+        ),
+        universe,
+      ));
+  }
   if (query.postal) {
     const parts = [
       ...query.postal.zip5.map((z) => index.list(FIELD.zip5, z)),
@@ -614,16 +629,29 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
   return page;
 }
 
-/** Filters without free text or a point: the intersection of the list filters, in id order. */
+/**
+ * Filters without free text or a point: the intersection of the list
+ * filters (every id when a record check is the only filter), in id order,
+ * then the record check over what is left.
+ */
 function filtered(query: SearchQuery, ctx: EngineContext): ResultSet {
   const test = flagTest(query);
-  const base = intersectFilters(listFilters(query, ctx));
-  const ids = new Uint32Array(base.length);
-  let n = 0;
-  for (let i = 0; i < base.length; i++) {
+  const lists = listFilters(query, ctx);
+  const base = lists.length ? intersectFilters(lists) : null;
+  const count = base ? base.length : ctx.index.size;
+  const check = query.check ?? null;
+  if (check && !ctx.checkRecord) throw new Error("This store cannot check records");
+  const ids = new Uint32Array(count);
+  let n = 0, checked = 0;
+  for (let i = 0; i < count; i++) {
     if ((i & CHECK_EVERY) === 0) checkWatch(ctx);
-    const id = base[i]!;
-    if ((ctx.index.flags[id]! & test.mask) === test.value) ids[n++] = id;
+    const id = base ? base[i]! : i + 1;
+    if ((ctx.index.flags[id]! & test.mask) !== test.value) continue;
+    if (check) {
+      if ((++checked & CHECK_RECORDS_EVERY) === 0) checkWatch(ctx);
+      if (!ctx.checkRecord!(id, check)) continue;
+    }
+    ids[n++] = id;
   }
   const out = ids.slice(0, n);
   return { ids: out, levels: null, distances: null, facets: undefined, bytes: out.byteLength + 64 };

@@ -10,6 +10,7 @@ import type { SearchQuery } from "./query.ts";
 import type { SearchPage } from "./engine.ts";
 import { encodeCursor } from "./cursor.ts";
 import { clock, type Watch } from "../deadline.ts";
+import { renderRegistryBody } from "../registry_api/render.ts";
 
 /**
  * A search to answer: everything the body needs, as plain data (it crosses
@@ -22,6 +23,12 @@ export interface SearchJob {
   cursorScope: string;
   /** When the request started, on `clock()`: `took_ms` counts from here. */
   startedAt: number;
+  /**
+   * The body's form: this API's (default), or `registry` for the NPI
+   * Registry API's (`lib/registry_api/render.ts`: the total on a first line,
+   * then the body).
+   */
+  format?: "search" | "registry";
 }
 
 /**
@@ -54,6 +61,7 @@ export function searchResponseBody(
  * ```
  */
 export function renderSearchBody(store: ProviderStore, job: SearchJob, page: SearchPage): string {
+  if (job.format === "registry") return renderRegistryBody(store, page);
   const { query, cursorScope } = job;
   const records = store.providerJsonById(page.hits.map((h) => h.id));
   // Each result is the cached record text with distance and score spliced in before its closing brace.

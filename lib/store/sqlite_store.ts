@@ -17,6 +17,7 @@ import { ByteLru } from "../lru.ts";
 import { TypoFinder } from "../search/text_query.ts";
 import { SearchIndex } from "../index/reader.ts";
 import { specialtyVocabulary } from "../search/specialty_words.ts";
+import { passesCheck } from "../search/record_check.ts";
 
 /** A SQLite store, with its connection for the search module. */
 export interface SqliteStore extends ProviderStore {
@@ -167,6 +168,10 @@ export function openSqliteStore(
     zip_dataset: meta.get("zip_dataset") ?? "",
     zips_not_found: Number(meta.get("zips_not_found") ?? 0),
   };
+  const checkRecord = (id: number, check: Parameters<typeof passesCheck>[1]): boolean => {
+    const provider = records.byId(id);
+    return provider !== null && passesCheck(provider, check);
+  };
   let engine: EngineContext | undefined;
   const loadEngine = (): EngineContext => {
     if (engine) return engine;
@@ -204,7 +209,12 @@ export function openSqliteStore(
     warm: () => engine?.index.warm() ?? false,
     describe,
     search: (query, watch = {}) =>
-      search(query, { ...loadEngine(), signal: watch.signal, deadline: watch.deadline }),
+      search(query, {
+        ...loadEngine(),
+        signal: watch.signal,
+        deadline: watch.deadline,
+        checkRecord,
+      }),
     getProvider(npi: string): Provider | null {
       if (!/^\d{10}$/.test(npi)) return null;
       return records.byNpi(Number(npi));
