@@ -22,6 +22,7 @@ import {
 import { errorsBody } from "../lib/registry_api/errors.ts";
 import { toRegistryQuery } from "../lib/registry_api/query.ts";
 import { splitRegistryBody } from "../lib/registry_api/render.ts";
+import { surnameRange } from "../lib/registry_api/name_range.ts";
 
 const WILDCARD =
   "Exact (case-insensitive), or a prefix with a trailing `*` after at least 2 characters.";
@@ -65,7 +66,7 @@ function registryParams(maxSkip: number) {
         "(Robert → Bob, Rob...; table `lib/names/nicknames.ts`); `False`: that name only. Ignored with a wildcard.",
       { type: "string", enum: ["True", "False"] },
     ),
-    last_name: doc(`Individuals' last name (own or other names). ${WILDCARD}`),
+    last_name: doc(`Individuals' own last name. ${WILDCARD}`),
     organization_name: doc(
       `Any organization name: legal, doing-business-as, former, other. ${WILDCARD}`,
     ),
@@ -150,7 +151,10 @@ export function registryApiRoutes(
       const store = dataset.store();
       const info = store.dataset();
       const job: SearchJob = {
-        query: toRegistryQuery(parsed.request, { taxonomy: store.taxonomy() }),
+        query: toRegistryQuery(parsed.request, {
+          taxonomy: store.taxonomy(),
+          surnameRange: (pattern) => surnameRange(store, pattern),
+        }),
         cursorScope: `registry|${info.built_at}|${info.records}`,
         startedAt: clock(),
         format: "registry",

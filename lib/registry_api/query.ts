@@ -7,7 +7,8 @@
  * |---|---|
  * | `number` | the NPI lookup table |
  * | `enumeration_type` | the entity flag |
- * | `first_name`, `last_name` (provider) | the name keys (own and other names) |
+ * | `last_name` (provider) | the last-name keys, kept to the provider's own name by its id range (`name_range.ts`) |
+ * | `first_name` (provider) | the first-name keys (own and other names), nicknames added |
  * | `first_name`, `last_name` with `name_purpose=AO` | the records: the authorized official |
  * | `organization_name` | the organization keys (legal and every other name) |
  * | `taxonomy_description` | the taxonomy codes whose description matches |
@@ -83,6 +84,8 @@ export function firstNameKeys(pattern: Pattern, alias: boolean): TextMatch[] {
 export interface QueryContext {
   /** The dataset's taxonomy codes, for `taxonomy_description`. */
   taxonomy: readonly TaxonomyEntry[];
+  /** The id range of providers whose own last name matches (see `name_range.ts`); none when absent. */
+  surnameRange?: (pattern: Pattern) => { from: number; to: number };
 }
 
 /**
@@ -177,5 +180,8 @@ export function toRegistryQuery(request: RegistryRequest, ctx: QueryContext): Se
     cursor: null,
     facets: [],
     check,
+    idRange: !official && request.lastName && ctx.surnameRange
+      ? ctx.surnameRange(request.lastName)
+      : null,
   };
 }

@@ -177,7 +177,8 @@ function hasListFilter(query: SearchQuery): boolean {
   return Boolean(
     query.npis || query.states || query.cities || query.postal || query.taxonomyCodes ||
       query.specialtyCodes ||
-      query.lastNames || query.firstNames || query.organizationNames || query.check,
+      query.lastNames || query.firstNames || query.organizationNames || query.check ||
+      query.idRange,
   );
 }
 
@@ -632,7 +633,7 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
 /**
  * Filters without free text or a point: the intersection of the list
  * filters (every id when a record check is the only filter), in id order,
- * then the record check over what is left.
+ * within the query's id range, then the record check over what is left.
  */
 function filtered(query: SearchQuery, ctx: EngineContext): ResultSet {
   const test = flagTest(query);
@@ -640,12 +641,14 @@ function filtered(query: SearchQuery, ctx: EngineContext): ResultSet {
   const base = lists.length ? intersectFilters(lists) : null;
   const count = base ? base.length : ctx.index.size;
   const check = query.check ?? null;
+  const range = query.idRange ?? null;
   if (check && !ctx.checkRecord) throw new Error("This store cannot check records");
   const ids = new Uint32Array(count);
   let n = 0, checked = 0;
   for (let i = 0; i < count; i++) {
     if ((i & CHECK_EVERY) === 0) checkWatch(ctx);
     const id = base ? base[i]! : i + 1;
+    if (range && (id < range.from || id >= range.to)) continue;
     if ((ctx.index.flags[id]! & test.mask) !== test.value) continue;
     if (check) {
       if ((++checked & CHECK_RECORDS_EVERY) === 0) checkWatch(ctx);

@@ -74,4 +74,6 @@ export interface SearchQuery {
    * absent or `null` for none. Results are then in name order.
    */
   check?: RecordCheck | null;
+  /** Only ids from `from` (included) to `to` (excluded); absent or `null` for any. */
+  idRange?: { from: number; to: number } | null;
 }
