@@ -23,6 +23,7 @@ import { errorsBody } from "../lib/registry_api/errors.ts";
 import { toRegistryQuery } from "../lib/registry_api/query.ts";
 import { splitRegistryBody } from "../lib/registry_api/render.ts";
 import { surnameRange } from "../lib/registry_api/name_range.ts";
+import { SEARCH_UNAVAILABLE } from "./search.ts";
 
 const WILDCARD =
   "Exact (case-insensitive), or a prefix with a trailing `*` after at least 2 characters.";
@@ -141,6 +142,7 @@ export function registryApiRoutes(
             },
           },
         },
+        "503": SEARCH_UNAVAILABLE,
       },
     },
     handler: (_request, ctx) => {
