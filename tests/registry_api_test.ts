@@ -495,6 +495,27 @@ Deno.test("[registry] the OpenAPI document describes /api/ with 200-with-Errors 
   }
 });
 
+Deno.test("[registry] record checks over too many candidates are refused with an Errors answer", async () => {
+  const small = openSqliteStore(`${dir}/registry.db`, { maxRecordChecks: 100 });
+  try {
+    const limited = testApp({ deps: { dataset: new Dataset({ kind: "ready", store: small }) } });
+    const response = await limited.request(
+      "/api/?version=2.1&city=wichita&address_purpose=MAILING",
+    );
+    assertEquals(response.headers.get("x-total-count"), null);
+    const body = await assertJson<Errors>(response);
+    assertEquals(body.Errors.map((e) => `${e.number} ${e.field}`), ["04 generic"]);
+    assertMatch(body.Errors[0]!.description, /^Too broad: \d+ providers would be checked/);
+    // Narrowed by an indexed criterion, the same check is answered.
+    const narrowed = await limited.request(
+      "/api/?version=2.1&city=larchmont&address_purpose=MAILING&last_name=steinberg",
+    );
+    assertEquals((await assertJson<Results>(narrowed)).result_count, 1);
+  } finally {
+    small.close();
+  }
+});
+
 Deno.test({
   name: "[registry] teardown",
   fn: async () => {

@@ -19,6 +19,7 @@ import type { ProviderStore } from "../store/store.ts";
 import type { SearchPage } from "../search/engine.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 import { taxonomyDesc } from "./query.ts";
+import { ERROR_NUMBER, errorsBody, registryError } from "./errors.ts";
 
 /** A JSON object of the response. */
 export type Json = Record<string, unknown>;
@@ -368,6 +369,7 @@ export function taxonomyDescriber(store: ProviderStore): DescribeTaxonomy {
  * ```
  */
 export function renderRegistryBody(store: ProviderStore, page: SearchPage): string {
+  if (page.uncheckedCandidates !== undefined) return `-1\n${tooBroad(page.uncheckedCandidates)}`;
   const describe = taxonomyDescriber(store);
   const providers = store.getProvidersById(page.hits.map((h) => h.id));
   const results = providers.map(({ provider }) => registryResult(provider, describe));
@@ -375,14 +377,30 @@ export function renderRegistryBody(store: ProviderStore, page: SearchPage): stri
 }
 
 /**
- * The total and the JSON body of {@linkcode renderRegistryBody}'s text.
+ * The refusal of a search whose record check (mailing or secondary address,
+ * `country_code`, `name_purpose=AO`) would read too many records.
+ */
+function tooBroad(candidates: number): string {
+  return errorsBody([registryError(
+    ERROR_NUMBER.noCriteria,
+    "generic",
+    `Too broad: ${candidates} providers would be checked one by one. address_purpose MAILING or ` +
+      "SECONDARY, country_code and name_purpose=AO are evaluated on each candidate's record: add " +
+      "a criterion the index answers (number, first_name, last_name, organization_name, " +
+      "taxonomy_description, or city/state/postal_code of the primary practice location)",
+  )]);
+}
+
+/**
+ * The total (`null` for a refusal) and the JSON body of {@linkcode renderRegistryBody}'s text.
  *
  * @example
  * ```ts
  * splitRegistryBody('3\n{"result_count":0,"results":[]}'); // [3, '{"result_count":0,"results":[]}']
  * ```
  */
-export function splitRegistryBody(text: string): [number, string] {
+export function splitRegistryBody(text: string): [number | null, string] {
   const cut = text.indexOf("\n");
-  return [Number(text.slice(0, cut)), text.slice(cut + 1)];
+  const total = Number(text.slice(0, cut));
+  return [total >= 0 ? total : null, text.slice(cut + 1)];
 }

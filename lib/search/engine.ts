@@ -72,7 +72,20 @@ export interface SearchPage {
   /** The absolute position of the first hit. */
   offset: number;
   facets?: Facets;
+  /**
+   * Set when the query's record check was refused: this many candidates
+   * were left to check, more than {@linkcode MAX_RECORD_CHECKS}. The page is
+   * then empty.
+   */
+  uncheckedCandidates?: number;
 }
+
+/**
+ * Most candidate records a query's record check reads (about 20 µs each):
+ * beyond, the search is refused at once rather than left to run into the
+ * request's time limit.
+ */
+export const MAX_RECORD_CHECKS = 200_000;
 
 /** Maps a word (or a word prefix) to the taxonomy codes whose names or synonyms contain it. */
 export interface SpecialtyWords {
@@ -97,6 +110,8 @@ export interface EngineContext {
   deadline?: number;
   /** Whether the record of `id` meets a query's record check (needed by queries with a `check`). */
   checkRecord?: (id: number, check: RecordCheck) => boolean;
+  /** Most records a record check reads; default {@linkcode MAX_RECORD_CHECKS}. */
+  maxRecordChecks?: number;
 }
 
 /** Record checks test the watch once every this many records (a power of two, minus 1). */
@@ -592,7 +607,11 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
   const key = cacheKey(query);
   let result = ctx.cache.get(key);
   if (!result) {
-    result = query.words || query.near ? evaluate(query, ctx) : filtered(query, ctx);
+    const found = query.words || query.near ? evaluate(query, ctx) : filtered(query, ctx);
+    if (typeof found === "number") {
+      return { total: 0, hits: [], next: null, offset: query.offset, uncheckedCandidates: found };
+    }
+    result = found;
     ctx.cache.set(key, result);
   }
   const total = result.ids.length;
@@ -634,8 +653,10 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
  * Filters without free text or a point: the intersection of the list
  * filters (every id when a record check is the only filter), in id order,
  * within the query's id range, then the record check over what is left.
+ * Returns the number of candidates instead when the check would read more
+ * than {@linkcode MAX_RECORD_CHECKS} records.
  */
-function filtered(query: SearchQuery, ctx: EngineContext): ResultSet {
+function filtered(query: SearchQuery, ctx: EngineContext): ResultSet | number {
   const test = flagTest(query);
   const lists = listFilters(query, ctx);
   const base = lists.length ? intersectFilters(lists) : null;
@@ -643,6 +664,16 @@ function filtered(query: SearchQuery, ctx: EngineContext): ResultSet {
   const check = query.check ?? null;
   const range = query.idRange ?? null;
   if (check && !ctx.checkRecord) throw new Error("This store cannot check records");
+  if (check) {
+    // The candidates the check would read: those in the id range (an upper bound) passing the flags.
+    const inRange = range ? Math.max(0, range.to - range.from) : count;
+    const candidates = base
+      ? Math.min(base.length, inRange)
+      : ctx.index.countFlags(test.mask, test.value);
+    if (Math.min(candidates, inRange) > (ctx.maxRecordChecks ?? MAX_RECORD_CHECKS)) {
+      return Math.min(candidates, inRange);
+    }
+  }
   const ids = new Uint32Array(count);
   let n = 0, checked = 0;
   for (let i = 0; i < count; i++) {

@@ -92,6 +92,8 @@ export function openSqliteStore(
     wordSetCacheBytes?: number;
     /** Bytes of long filter unions (a specialty's codes, states) kept between searches. Default 48 MB. */
     filterCacheBytes?: number;
+    /** Most candidate records a record check reads before the search is refused (see engine.ts). */
+    maxRecordChecks?: number;
     /**
      * Load the search index on the first search instead of now: for a thread
      * that serves records while search workers hold the index.
@@ -214,6 +216,7 @@ export function openSqliteStore(
         signal: watch.signal,
         deadline: watch.deadline,
         checkRecord,
+        maxRecordChecks: options.maxRecordChecks,
       }),
     getProvider(npi: string): Provider | null {
       if (!/^\d{10}$/.test(npi)) return null;
