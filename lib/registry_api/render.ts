@@ -95,7 +95,7 @@ function yesNo(value: boolean | null): string | null {
 
 /** The common part of an address-like object: type, lines, city, state, ZIP, country. */
 function addressFields(a: Address): Json {
-  const country = (a.country_code ?? "US").toUpperCase();
+  const country = (a.country_code || "US").toUpperCase();
   const out: Json = {};
   out.country_code = country;
   out.country_name = countryName(country);

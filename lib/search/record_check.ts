@@ -74,7 +74,8 @@ function postalMatches(value: string | null, postal: { digits: string; prefix: b
 export function addressMatches(address: Address | null, check: AddressCheck): boolean {
   if (!address) return false;
   if (check.state !== null && (address.state ?? "").toUpperCase() !== check.state) return false;
-  if (check.country !== null && (address.country_code ?? "").toUpperCase() !== check.country) {
+  // An address without a country code is a US one (the files leave it empty for US addresses).
+  if (check.country !== null && (address.country_code || "US").toUpperCase() !== check.country) {
     return false;
   }
   if (check.city !== null && !matches(foldText(address.city ?? ""), check.city)) return false;
