@@ -7,101 +7,21 @@
  * @module
  */
 import type { Endpoint, Route } from "../lib/http/router.ts";
-import { custom, defineQuery } from "../lib/http/params.ts";
 import { jsonText } from "../lib/http/json.ts";
 import { ref } from "../lib/schemas.ts";
 import type { Dataset } from "../lib/dataset.ts";
 import { clock } from "../lib/deadline.ts";
 import { type SearchJob, searchResponseBody } from "../lib/search/response.ts";
 import {
-  DEFAULT_LIMIT,
   DEFAULT_MAX_SKIP,
-  MAX_LIMIT,
   parseRegistryParams,
+  registryParamDocs,
 } from "../lib/registry_api/params.ts";
 import { errorsBody } from "../lib/registry_api/errors.ts";
 import { toRegistryQuery } from "../lib/registry_api/query.ts";
 import { splitRegistryBody } from "../lib/registry_api/render.ts";
 import { surnameRange } from "../lib/registry_api/name_range.ts";
 import { SEARCH_UNAVAILABLE } from "./search.ts";
-
-const WILDCARD =
-  "Exact (case-insensitive), or a prefix with a trailing `*` after at least 2 characters.";
-
-function doc(
-  description: string,
-  schema: Record<string, unknown> = { type: "string" },
-  example?: string,
-) {
-  return custom({ description, schema, example, parse: (raw) => raw });
-}
-
-/** The parameters, for the OpenAPI document (the route reads them with `parseRegistryParams`). */
-function registryParams(maxSkip: number) {
-  return defineQuery({
-    version: doc(
-      "Must be `2.1`; missing or other → error 17.",
-      { type: "string", enum: ["2.1"] },
-      "2.1",
-    ),
-    number: doc("The NPI, 10 digits, exact (else error 06). A deactivated NPI gives no result.", {
-      type: "string",
-      pattern: "^[0-9]{10}$",
-    }),
-    enumeration_type: doc(
-      "`NPI-1` (individuals) or `NPI-2` (organizations); not a criterion on its own (error 09).",
-      { type: "string", enum: ["NPI-1", "NPI-2"] },
-    ),
-    taxonomy_description: doc(
-      `A taxonomy description (classification and specialization, the classification, the ` +
-        `specialization or the display name). ${WILDCARD} Matches any of a provider's taxonomies.`,
-    ),
-    name_purpose: doc(
-      "`Provider` (default): `first_name`/`last_name` search the provider's names; `AO`: the " +
-        "authorized official's (organizations only; evaluated on the candidates' records).",
-      { type: "string", enum: ["Provider", "AO"] },
-    ),
-    first_name: doc(`Individuals' first name (own or other names). ${WILDCARD}`),
-    use_first_name_alias: doc(
-      "`True` (default): an exact `first_name` also finds its nicknames and formal names " +
-        "(Robert → Bob, Rob...; table `lib/names/nicknames.ts`); `False`: that name only. Ignored with a wildcard.",
-      { type: "string", enum: ["True", "False"] },
-    ),
-    last_name: doc(`Individuals' own last name. ${WILDCARD}`),
-    organization_name: doc(
-      `Any organization name: legal, doing-business-as, former, other. ${WILDCARD}`,
-    ),
-    address_purpose: doc(
-      "Which address `city`, `state`, `postal_code` and `country_code` apply to: `LOCATION` or " +
-        "`PRIMARY` (the primary practice location; also the default), `MAILING`, `SECONDARY` " +
-        "(secondary practice locations).",
-      { type: "string", enum: ["LOCATION", "MAILING", "PRIMARY", "SECONDARY"] },
-    ),
-    city: doc(`City of the address. ${WILDCARD}`),
-    state: doc(
-      "2-letter code of the address's state; needs another criterion besides " +
-        "`enumeration_type` and `country_code` (error 07).",
-      { type: "string", pattern: "^[A-Za-z]{2}$" },
-    ),
-    postal_code: doc(
-      "5 digits (also matches ZIP+4 codes in that ZIP), 9 digits, or 2+ digits and `*`.",
-      { type: "string", pattern: "^[0-9]{5}(-?[0-9]{4})?$|^[0-9]{2,8}\\*$" },
-    ),
-    country_code: doc("2-letter country code of the address; `US` needs another criterion.", {
-      type: "string",
-      pattern: "^[A-Za-z]{2}$",
-    }),
-    limit: doc(
-      `Results per page: default ${DEFAULT_LIMIT} (also for 0), at most ${MAX_LIMIT} (larger counts as ${MAX_LIMIT}).`,
-      { type: "integer", minimum: 0 },
-    ),
-    skip: doc(
-      `Results to skip: 0 to ${maxSkip} (\`NPPES_API_MAX_SKIP\`, default ${DEFAULT_MAX_SKIP}).`,
-      { type: "integer", minimum: 0, maximum: maxSkip },
-    ),
-    pretty: doc("Any value: indented JSON."),
-  });
-}
 
 const DESCRIPTION =
   "The NPI Registry API v2.1 (`https://npiregistry.cms.hhs.gov/api/`), answered from this " +
@@ -128,7 +48,7 @@ export function registryApiRoutes(
       summary: "NPI Registry API v2.1 (drop-in)",
       description: DESCRIPTION,
       tags: ["npi-registry-api"],
-      query: registryParams(maxSkip),
+      query: registryParamDocs(maxSkip),
       validation: "in-body",
       responses: {
         "200": {

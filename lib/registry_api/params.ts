@@ -8,6 +8,7 @@
  */
 import { ERROR_NUMBER, INVALID_VALUE, type RegistryError, registryError } from "./errors.ts";
 import { STATE_CODES } from "../search/params.ts";
+import { custom, defineQuery } from "../http/params.ts";
 
 /** A name-like value: the text before any trailing `*`, and whether it had one. */
 export interface Pattern {
@@ -248,7 +249,7 @@ export function parseRegistryParams(
     } else skip = Number(skipValue);
   }
 
-  errors.push(...criteriaErrors(query, value));
+  errors.push(...criteriaErrors(value));
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -292,10 +293,7 @@ const STRONG_CRITERIA = [
  * `name_purpose`, `address_purpose` and `use_first_name_alias` are not
  * criteria.
  */
-function criteriaErrors(
-  _query: URLSearchParams,
-  value: (name: string) => string | null,
-): RegistryError[] {
+function criteriaErrors(value: (name: string) => string | null): RegistryError[] {
   if (STRONG_CRITERIA.some((name) => value(name) !== null)) return [];
   const state = value("state") !== null;
   const enumeration = value("enumeration_type") !== null;
@@ -335,4 +333,91 @@ function criteriaErrors(
     );
   }
   return errors;
+}
+
+const WILDCARD =
+  "Exact (case-insensitive), or a prefix with a trailing `*` after at least 2 characters.";
+
+function doc(
+  description: string,
+  schema: Record<string, unknown> = { type: "string" },
+  example?: string,
+) {
+  return custom({ description, schema, example, parse: (raw) => raw });
+}
+
+/**
+ * The parameters as the OpenAPI document shows them, next to the parser
+ * that reads them ({@linkcode parseRegistryParams}: the route answers
+ * refusals itself, as `Errors` with 200, so these definitions only document).
+ *
+ * @example
+ * ```ts
+ * Object.keys(registryParamDocs(1000).params).length; // 17
+ * ```
+ */
+export function registryParamDocs(maxSkip: number) {
+  return defineQuery({
+    version: doc(
+      "Must be `2.1`; missing or other → error 17.",
+      { type: "string", enum: ["2.1"] },
+      "2.1",
+    ),
+    number: doc("The NPI, 10 digits, exact (else error 06). A deactivated NPI gives no result.", {
+      type: "string",
+      pattern: "^[0-9]{10}$",
+    }),
+    enumeration_type: doc(
+      "`NPI-1` (individuals) or `NPI-2` (organizations); not a criterion on its own (error 09).",
+      { type: "string", enum: ["NPI-1", "NPI-2"] },
+    ),
+    taxonomy_description: doc(
+      `A taxonomy description (classification and specialization, the classification, the ` +
+        `specialization or the display name). ${WILDCARD} Matches any of a provider's taxonomies.`,
+    ),
+    name_purpose: doc(
+      "`Provider` (default): `first_name`/`last_name` search the provider's names; `AO`: the " +
+        "authorized official's (organizations only; evaluated on the candidates' records).",
+      { type: "string", enum: ["Provider", "AO"] },
+    ),
+    first_name: doc(`Individuals' first name (own or other names). ${WILDCARD}`),
+    use_first_name_alias: doc(
+      "`True` (default): an exact `first_name` also finds its nicknames and formal names " +
+        "(Robert → Bob, Rob...; table `lib/names/nicknames.ts`); `False`: that name only. Ignored with a wildcard.",
+      { type: "string", enum: ["True", "False"] },
+    ),
+    last_name: doc(`Individuals' own last name. ${WILDCARD}`),
+    organization_name: doc(
+      `Any organization name: legal, doing-business-as, former, other. ${WILDCARD}`,
+    ),
+    address_purpose: doc(
+      "Which address `city`, `state`, `postal_code` and `country_code` apply to: `LOCATION` or " +
+        "`PRIMARY` (the primary practice location; also the default), `MAILING`, `SECONDARY` " +
+        "(secondary practice locations).",
+      { type: "string", enum: ["LOCATION", "MAILING", "PRIMARY", "SECONDARY"] },
+    ),
+    city: doc(`City of the address. ${WILDCARD}`),
+    state: doc(
+      "2-letter code of the address's state; needs another criterion besides " +
+        "`enumeration_type` and `country_code` (error 07).",
+      { type: "string", pattern: "^[A-Za-z]{2}$" },
+    ),
+    postal_code: doc(
+      "5 digits (also matches ZIP+4 codes in that ZIP), 9 digits, or 2+ digits and `*`.",
+      { type: "string", pattern: "^[0-9]{5}(-?[0-9]{4})?$|^[0-9]{2,8}\\*$" },
+    ),
+    country_code: doc("2-letter country code of the address; `US` needs another criterion.", {
+      type: "string",
+      pattern: "^[A-Za-z]{2}$",
+    }),
+    limit: doc(
+      `Results per page: default ${DEFAULT_LIMIT} (also for 0), at most ${MAX_LIMIT} (larger counts as ${MAX_LIMIT}).`,
+      { type: "integer", minimum: 0 },
+    ),
+    skip: doc(
+      `Results to skip: 0 to ${maxSkip} (\`NPPES_API_MAX_SKIP\`, default ${DEFAULT_MAX_SKIP}).`,
+      { type: "integer", minimum: 0, maximum: maxSkip },
+    ),
+    pretty: doc("Any value: indented JSON."),
+  });
 }
