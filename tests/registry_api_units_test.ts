@@ -81,6 +81,7 @@ Deno.test("[registry units] taxonomy descriptions: desc, classification, special
   assertEquals(codes("Cardiovascular Disease Physician"), ["207RC0000X"]);
   assertEquals(codes("cardio", true), ["207RC0000X"]);
   assertEquals(codes("cardio"), []);
+  assertEquals(codes("207rc0000x"), ["207RC0000X"]);
 });
 
 Deno.test("[registry units] first names: nicknames both ways unless off or a wildcard", () => {

@@ -373,7 +373,8 @@ export function registryParamDocs(maxSkip: number) {
     ),
     taxonomy_description: doc(
       `A taxonomy description (classification and specialization, the classification, the ` +
-        `specialization or the display name). ${WILDCARD} Matches any of a provider's taxonomies.`,
+        `specialization or the display name; also the NUCC code itself). ${WILDCARD} Matches any ` +
+        "of a provider's taxonomies.",
     ),
     name_purpose: doc(
       "`Provider` (default): `first_name`/`last_name` search the provider's names; `AO`: the " +

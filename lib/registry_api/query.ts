@@ -38,7 +38,9 @@ function textMatch(p: Pattern): TextMatch {
  * The codes whose description matches `taxonomy_description`: the API's
  * description (classification and specialization), the classification
  * alone, the specialization alone or the display name, exactly or, with a
- * trailing `*`, as a prefix; case and punctuation folded.
+ * trailing `*`, as a prefix; case and punctuation folded. The code itself
+ * (`207RC0000X`) matches too, an addition to the real API, which documents
+ * descriptions only.
  *
  * @example
  * ```ts
@@ -52,7 +54,13 @@ export function taxonomyCodesFor(
   const wanted = nameKey(pattern.text);
   const codes: string[] = [];
   for (const entry of entries) {
-    const names = [taxonomyDesc(entry), entry.classification, entry.specialization, entry.display];
+    const names = [
+      taxonomyDesc(entry),
+      entry.classification,
+      entry.specialization,
+      entry.display,
+      entry.code,
+    ];
     const hit = names.some((name) => {
       if (!name) return false;
       const key = nameKey(name);
