@@ -49,13 +49,33 @@ function lowerBound(store: ProviderStore, active: number, target: string): numbe
  * ```
  */
 export function surnameRange(store: ProviderStore, pattern: Pattern): IdRange {
-  const active = store.dataset().active;
   const name = foldText(pattern.text);
+  const key = `${pattern.prefix ? "*" : "="}${name}`;
+  let cache = caches.get(store);
+  if (!cache) caches.set(store, cache = new Map());
+  let range = cache.get(key);
+  if (range) {
+    // Most recently used last.
+    cache.delete(key);
+  } else {
+    range = findRange(store, name, pattern.prefix);
+    if (cache.size >= CACHED_RANGES) cache.delete(cache.keys().next().value!);
+  }
+  cache.set(key, range);
+  return range;
+}
+
+/** Ranges kept per store (a paging loop asks the same surname again and again). */
+const CACHED_RANGES = 4096;
+const caches = new WeakMap<ProviderStore, Map<string, IdRange>>();
+
+function findRange(store: ProviderStore, name: string, prefix: boolean): IdRange {
+  const active = store.dataset().active;
   if (name === "") return { from: 1, to: active + 1 };
   // Exact: the key is the name alone, or the name, a space and the given names.
   // Prefix: every key starting with the folded prefix.
   const from = lowerBound(store, active, name);
-  const end = pattern.prefix ? afterPrefix(name) : `${name}!`;
+  const end = prefix ? afterPrefix(name) : `${name}!`;
   const to = lowerBound(store, active, end);
   return { from, to };
 }
