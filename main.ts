@@ -21,6 +21,7 @@ export const app = createApp(
   createRoutes({
     dataset,
     metrics,
+    config,
     cache: { maxAgeSeconds: config.cacheMaxAgeSeconds, staleSeconds: config.cacheStaleSeconds },
   }),
 );

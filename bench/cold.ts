@@ -24,6 +24,7 @@ export const COLD_CLASSES = [
   "last_name_wildcard_state",
   "city_browse",
   "detail",
+  "registry_api",
 ] as const;
 
 /** A cold class. */
@@ -141,6 +142,7 @@ export function withTypo(word: string, rng: Rng): string {
 }
 
 const SEARCH = "/v1/providers/search";
+const REGISTRY = "/api/?version=2.1";
 const enc = encodeURIComponent;
 
 /** Organization words usable in `q`: letters, 3 or more, not the commonest legal endings. */
@@ -240,8 +242,39 @@ function* candidates(
       case "detail":
         yield `/v1/providers/${rng.pick(providers).npi}`;
         break;
+      case "registry_api":
+        yield registryPath(p, providers, rng);
+        break;
     }
   }
+}
+
+/**
+ * An NPI Registry API call the way published clients make them (R `npi`,
+ * Python loaders): mostly first + last name + state, then last name + state,
+ * lookups by number, organization-name prefixes in a state, and a
+ * specialty in a ZIP; half ask the default page of 10, half a loader's 200.
+ */
+function registryPath(p: HarvestedProvider, providers: readonly HarvestedProvider[], rng: Rng) {
+  const limit = rng.chance(0.5) ? "" : "&limit=200";
+  const roll = rng.int(10);
+  const last = p.last!;
+  const state = p.state ?? "NY";
+  if (roll < 4 && p.first) {
+    return `${REGISTRY}&first_name=${p.first}&last_name=${last}&state=${state}${limit}`;
+  }
+  if (roll < 6) return `${REGISTRY}&last_name=${last}&state=${state}${limit}`;
+  if (roll < 8) return `${REGISTRY}&number=${rng.pick(providers).npi}`;
+  const other = rng.pick(providers);
+  if (roll < 9 && other.organization) {
+    const word = organizationWords(other.organization)[0];
+    if (word) return `${REGISTRY}&organization_name=${word}*&state=${other.state ?? state}${limit}`;
+  }
+  const s = other.specialties[0];
+  if (s && other.zip) {
+    return `${REGISTRY}&taxonomy_description=${enc(s)}&postal_code=${other.zip}${limit}`;
+  }
+  return `${REGISTRY}&last_name=${last}&state=${state}${limit}`;
 }
 
 /**

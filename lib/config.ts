@@ -49,6 +49,12 @@ export interface Config {
   releaseUrl: string | null;
   /** `PROVIDERS_DB_POLL_SECONDS`: how often to look for a new release at `PROVIDERS_DB_URL`; 0 = only on SIGHUP. */
   releasePollSeconds: number;
+  /**
+   * `NPPES_API_MAX_SKIP`: the largest `skip` the NPI Registry API route
+   * (`/api/`) accepts; 1000 by default, as the real API. Raising it lets a
+   * paging client walk a whole result set.
+   */
+  registryMaxSkip: number;
 }
 
 /** Documentation of every variable, for the README and start-up errors. */
@@ -100,6 +106,11 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     name: "PROVIDERS_DB_POLL_SECONDS",
     default: "0 (SIGHUP only)",
     meaning: "seconds between looks for a new release at PROVIDERS_DB_URL",
+  },
+  {
+    name: "NPPES_API_MAX_SKIP",
+    default: "1000",
+    meaning: "largest `skip` of the NPI Registry API route /api/ (1000 as the real API)",
   },
 ];
 
@@ -195,6 +206,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     demoSeed: integerVar(env, "DEMO_SEED", 20260810, 0, 2 ** 32 - 1, problems),
     releaseUrl,
     releasePollSeconds: integerVar(env, "PROVIDERS_DB_POLL_SECONDS", 0, 0, 7 * 24 * 3600, problems),
+    registryMaxSkip: integerVar(env, "NPPES_API_MAX_SKIP", 1000, 0, 100_000_000, problems),
   };
   if (config.releasePollSeconds > 0 && !releaseUrl) {
     problems.push("PROVIDERS_DB_POLL_SECONDS needs PROVIDERS_DB_URL (where to look for releases)");

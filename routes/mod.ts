@@ -18,6 +18,8 @@ import type { Dataset } from "../lib/service/dataset.ts";
 import type { CachePolicy } from "../lib/http/cache.ts";
 import { documentCaching, withDataCache } from "../lib/http/cache.ts";
 import type { Metrics } from "../lib/service/metrics.ts";
+import { registryApiRoutes } from "./registry_api.ts";
+import type { Config } from "../lib/config.ts";
 
 /** What routes need from the application. */
 export interface RouteDeps {
@@ -27,6 +29,8 @@ export interface RouteDeps {
   cache?: CachePolicy;
   /** The service's metrics, served at `/metrics` (none: no `/metrics` route). */
   metrics?: Metrics;
+  /** The configuration (routes read their settings from it; defaults when absent). */
+  config?: Config;
 }
 
 /** The default {@linkcode CachePolicy}: the defaults of `CACHE_MAX_AGE_SECONDS` and `CACHE_STALE_SECONDS`. */
@@ -56,6 +60,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
     cachedGet(providerRoute(deps.dataset), cached),
     cachedGet(datasetRoute(deps.dataset), cached),
     cachedGet(specialtiesRoute(deps.dataset), cached),
+    ...registryApiRoutes(deps.dataset, { maxSkip: deps.config?.registryMaxSkip }),
     ...webRoutes(),
     openApiRoute(() => table, policy),
   ];

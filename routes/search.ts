@@ -13,7 +13,7 @@ import { clock } from "../lib/deadline.ts";
 import { specialtyIndex } from "./specialties.ts";
 
 /** The search route's 503s: what each `type` means and what to do. */
-const SEARCH_UNAVAILABLE: ResponseSpec = {
+export const SEARCH_UNAVAILABLE: ResponseSpec = {
   description: "Unavailable; retry after `Retry-After` seconds. The problem `type` says why: " +
     "`/problems/loading` (the dataset is being built or opened), `/problems/overloaded` (every " +
     "search worker is busy and `SEARCH_QUEUE` searches already wait, or the expected wait for a " +

@@ -32,7 +32,7 @@ export function testApp(
     maxAgeSeconds: config.cacheMaxAgeSeconds,
     staleSeconds: config.cacheStaleSeconds,
   };
-  const routes = options.routes ?? createRoutes({ cache, ...deps, metrics });
+  const routes = options.routes ?? createRoutes({ cache, config, ...deps, metrics });
   const app = createApp({ config, log, metrics }, routes);
   return {
     ...app,

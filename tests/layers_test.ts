@@ -16,6 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["store"],
   ["release"],
   ["search", "import", "demo", "api"],
+  ["registry_api"],
   ["service"],
 ];
 

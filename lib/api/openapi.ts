@@ -48,9 +48,13 @@ function renderResponse(spec: ResponseSpec): Record<string, unknown> {
   return out;
 }
 
-/** Converts a `URLPattern` pathname (`/v1/providers/:npi`) to OpenAPI form (`/v1/providers/{npi}`). */
+/**
+ * Converts a `URLPattern` pathname (`/v1/providers/:npi`) to OpenAPI form
+ * (`/v1/providers/{npi}`); an optional trailing slash (`/api{/}?`) is
+ * documented without it.
+ */
 export function openApiPath(path: string): string {
-  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, "{$1}");
+  return path.replace(/\{\/\}\?$/, "").replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, "{$1}");
 }
 
 /**
@@ -120,7 +124,7 @@ export function buildOpenApi(routes: readonly Route[], info: ApiInfo): Record<st
         responses[status] = renderResponse(spec);
       }
       const defaults: Record<string, ResponseSpec> = {};
-      if (validated) {
+      if (validated && op.validation !== "in-body") {
         defaults["400"] = problem("Invalid or unknown parameters; `errors` names each one");
       }
       defaults["405"] = problem("Method not allowed; `Allow` lists the methods", {

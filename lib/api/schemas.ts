@@ -56,6 +56,73 @@ const person = {
   credential: nullableString,
 };
 
+const str: JsonSchema = { type: "string" };
+
+/** An NPI Registry API address (keys present only when filled). */
+const registryAddress: JsonSchema = {
+  type: "object",
+  properties: {
+    country_code: str,
+    country_name: str,
+    address_purpose: { enum: ["LOCATION", "MAILING"] },
+    address_type: { enum: ["DOM", "FGN"] },
+    address_1: str,
+    address_2: str,
+    city: str,
+    state: str,
+    postal_code: str,
+    telephone_number: { type: "string", description: "xxx-xxx-xxxx" },
+    fax_number: { type: "string", description: "xxx-xxx-xxxx" },
+  },
+  required: ["country_code", "country_name", "address_purpose", "address_type"],
+};
+
+/** One result of the NPI Registry API v2.1 (its current form). */
+const registryResult: JsonSchema = {
+  type: "object",
+  description:
+    "A provider as the NPI Registry API v2.1 shows it: `number` and the epochs (milliseconds) as " +
+    "strings; `basic` keys present only when filled (`sex`, not the older `gender`).",
+  properties: {
+    enumeration_type: { enum: ["NPI-1", "NPI-2"] },
+    number: { type: "string", pattern: "^[0-9]{10}$" },
+    last_updated_epoch: { type: "string", pattern: "^[0-9]+$" },
+    created_epoch: { type: "string", pattern: "^[0-9]+$" },
+    basic: { type: "object", additionalProperties: { type: "string" } },
+    other_names: { type: "array", items: { type: "object" } },
+    addresses: { type: "array", items: registryAddress },
+    practiceLocations: { type: "array", items: { type: "object" } },
+    taxonomies: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          code: str,
+          taxonomy_group: str,
+          desc: str,
+          state: str,
+          license: str,
+          primary: { type: "boolean" },
+        },
+        required: ["code", "taxonomy_group", "desc", "state", "license", "primary"],
+      },
+    },
+    identifiers: { type: "array", items: { type: "object" } },
+    endpoints: { type: "array", items: { type: "object" } },
+  },
+  required: [
+    "enumeration_type",
+    "number",
+    "basic",
+    "other_names",
+    "addresses",
+    "practiceLocations",
+    "taxonomies",
+    "identifiers",
+    "endpoints",
+  ],
+};
+
 /** Component schemas by name. */
 export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   Problem: {
@@ -214,6 +281,21 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     classification: nullableString,
     specialization: nullableString,
   }),
+  RegistryResponse: object({
+    result_count: { type: "integer", description: "Results in this page (not the total)" },
+    results: { type: "array", items: registryResult },
+  }, "NPI Registry API v2.1 results"),
+  RegistryErrors: object({
+    Errors: {
+      type: "array",
+      minItems: 1,
+      items: object({
+        description: str,
+        field: { type: "string", description: "The parameter, or `generic`" },
+        number: { type: "string", pattern: "^[0-9]{2}$" },
+      }),
+    },
+  }, "NPI Registry API refusals, answered with HTTP 200"),
   Dataset: {
     type: "object",
     properties: {

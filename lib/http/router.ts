@@ -44,6 +44,12 @@ export interface Operation {
   responses: Record<string, ResponseSpec>;
   /** Whether the rate limiter applies (true unless said otherwise). */
   rateLimited?: boolean;
+  /**
+   * How invalid parameters are answered: a 400 problem (default), or
+   * `in-body` when the route answers them itself (the NPI Registry API's
+   * 200 with `Errors`), so no 400 is documented.
+   */
+  validation?: "problem" | "in-body";
 }
 
 /** A method's handler and its documentation. */

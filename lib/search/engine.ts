@@ -19,6 +19,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { CursorPosition, FacetName, NameMatch, SearchQuery } from "./query.ts";
+import type { RecordCheck } from "./record_check.ts";
 import { boundingBoxes } from "./geometry.ts";
 import {
   MAX_QUERY_WORDS,
@@ -85,7 +86,20 @@ export interface SearchPage {
   /** The absolute position of the first hit. */
   offset: number;
   facets?: Facets;
+  /**
+   * Set when the query's record check was refused: this many candidates
+   * were left to check, more than {@linkcode MAX_RECORD_CHECKS}. The page is
+   * then empty.
+   */
+  uncheckedCandidates?: number;
 }
+
+/**
+ * Most candidate records a query's record check reads (about 20 µs each):
+ * beyond, the search is refused at once rather than left to run into the
+ * request's time limit.
+ */
+export const MAX_RECORD_CHECKS = 200_000;
 
 /** Maps a word (or a word prefix) to the taxonomy codes whose names or synonyms contain it. */
 export interface SpecialtyWords {
@@ -108,7 +122,14 @@ export interface EngineContext {
   signal?: AbortSignal;
   /** When to give up, on `clock()` of `lib/deadline.ts`: checked in the long loops. */
   deadline?: number;
+  /** Whether the record of `id` meets a query's record check (needed by queries with a `check`). */
+  checkRecord?: (id: number, check: RecordCheck) => boolean;
+  /** Most records a record check reads; default {@linkcode MAX_RECORD_CHECKS}. */
+  maxRecordChecks?: number;
 }
+
+/** Record checks test the watch once every this many records (a power of two, minus 1). */
+const CHECK_RECORDS_EVERY = 0xff;
 
 /** Long loops check their watch once every this many iterations (a power of two, minus 1). */
 const CHECK_EVERY = 0xffff;
@@ -166,7 +187,8 @@ function hasListFilter(query: SearchQuery): boolean {
   return Boolean(
     query.npis || query.states || query.cities || query.postal || query.taxonomyCodes ||
       query.specialtyCodes ||
-      query.lastNames || query.firstNames || query.organizationNames,
+      query.lastNames || query.firstNames || query.organizationNames || query.check ||
+      query.idRange,
   );
 }
 
@@ -196,7 +218,16 @@ function listFilters(query: SearchQuery, ctx: EngineContext): FilterList[] {
     plain(Uint32Array.from(rows, (r) => r.id));
   }
   if (query.states) cached(`state:${query.states}`, union(FIELD.state, query.states));
-  if (query.cities) cached(`city:${query.cities}`, union(FIELD.city, query.cities));
+  if (query.cities) {
+    const cities = query.cities;
+    cached(`city:${cities}`, () =>
+      unionAll(
+        cities.map((c) =>
+          c.endsWith("*") ? index.prefix(FIELD.city, c.slice(0, -1)) : index.list(FIELD.city, c)
+        ),
+        universe,
+      ));
+  }
   if (query.postal) {
     const parts = [
       ...query.postal.zip5.map((z) => index.list(FIELD.zip5, z)),
@@ -737,7 +768,11 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
   const key = cacheKey(query);
   let result = ctx.cache.get(key);
   if (!result) {
-    result = query.words || query.near ? evaluate(query, ctx) : filtered(query, ctx);
+    const found = query.words || query.near ? evaluate(query, ctx) : filtered(query, ctx);
+    if (typeof found === "number") {
+      return { total: 0, hits: [], next: null, offset: query.offset, uncheckedCandidates: found };
+    }
+    result = found;
     ctx.cache.set(key, result);
   }
   const total = result.ids.length;
@@ -775,16 +810,43 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
   return page;
 }
 
-/** Filters without free text or a point: the intersection of the list filters, in id order. */
-function filtered(query: SearchQuery, ctx: EngineContext): ResultSet {
+/**
+ * Filters without free text or a point: the intersection of the list
+ * filters (every id when a record check is the only filter), in id order,
+ * within the query's id range, then the record check over what is left.
+ * Returns the number of candidates instead when the check would read more
+ * than {@linkcode MAX_RECORD_CHECKS} records.
+ */
+function filtered(query: SearchQuery, ctx: EngineContext): ResultSet | number {
   const test = flagTest(query);
-  const base = intersectFilters(listFilters(query, ctx));
-  const ids = new Uint32Array(base.length);
-  let n = 0;
-  for (let i = 0; i < base.length; i++) {
+  const lists = listFilters(query, ctx);
+  const base = lists.length ? intersectFilters(lists) : null;
+  const count = base ? base.length : ctx.index.size;
+  const check = query.check ?? null;
+  const range = query.idRange ?? null;
+  if (check && !ctx.checkRecord) throw new Error("This store cannot check records");
+  if (check) {
+    // The candidates the check would read: those in the id range (an upper bound) passing the flags.
+    const inRange = range ? Math.max(0, range.to - range.from) : count;
+    const candidates = base
+      ? Math.min(base.length, inRange)
+      : ctx.index.countFlags(test.mask, test.value);
+    if (Math.min(candidates, inRange) > (ctx.maxRecordChecks ?? MAX_RECORD_CHECKS)) {
+      return Math.min(candidates, inRange);
+    }
+  }
+  const ids = new Uint32Array(count);
+  let n = 0, checked = 0;
+  for (let i = 0; i < count; i++) {
     if ((i & CHECK_EVERY) === 0) checkWatch(ctx);
-    const id = base[i]!;
-    if ((ctx.index.flags[id]! & test.mask) === test.value) ids[n++] = id;
+    const id = base ? base[i]! : i + 1;
+    if (range && (id < range.from || id >= range.to)) continue;
+    if ((ctx.index.flags[id]! & test.mask) !== test.value) continue;
+    if (check) {
+      if ((++checked & CHECK_RECORDS_EVERY) === 0) checkWatch(ctx);
+      if (!ctx.checkRecord!(id, check)) continue;
+    }
+    ids[n++] = id;
   }
   const out = ids.slice(0, n);
   return { ids: out, levels: null, distances: null, facets: undefined, bytes: out.byteLength + 64 };

@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { RecordCheck } from "./record_check.ts";
+
 /** Ways results can be ordered. */
 export type SortOrder = "relevance" | "distance" | "name";
 
@@ -55,7 +57,7 @@ export interface SearchQuery {
   taxonomyCodes: string[] | null;
   /** Codes `specialty` resolved to. */
   specialtyCodes: string[] | null;
-  /** Cities, folded and upper case as stored. */
+  /** Cities, folded and upper case as stored; one ending in `*` is a prefix. */
   cities: string[] | null;
   states: string[] | null;
   postal: PostalMatch | null;
@@ -67,4 +69,11 @@ export interface SearchQuery {
   offset: number;
   cursor: CursorPosition | null;
   facets: FacetName[];
+  /**
+   * Criteria evaluated over the candidates' records (see `record_check.ts`);
+   * absent or `null` for none. Results are then in name order.
+   */
+  check?: RecordCheck | null;
+  /** Only ids from `from` (included) to `to` (excluded); absent or `null` for any. */
+  idRange?: { from: number; to: number } | null;
 }

@@ -23,6 +23,12 @@ export interface SearchJob {
   cursorScope: CursorScope;
   /** When the request started, on `clock()`: `took_ms` counts from here. */
   startedAt: number;
+  /**
+   * The body's form: this API's (default), or `registry` for the NPI
+   * Registry API's, which the service renders (`lib/service/render.ts`
+   * chooses; `lib/registry_api/render.ts` writes it).
+   */
+  format?: "search" | "registry";
 }
 
 /**

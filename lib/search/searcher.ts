@@ -18,6 +18,7 @@ import { WordSetCache } from "./word_sets.ts";
 import { FilterCache } from "./filter_lists.ts";
 import { TypoFinder } from "./text_query.ts";
 import { specialtyVocabulary } from "./specialty_words.ts";
+import { passesCheck, type RecordCheck } from "./record_check.ts";
 
 /** Runs searches. */
 export interface Searcher {
@@ -41,6 +42,8 @@ export interface SearcherOptions {
   filterCacheBytes?: number;
   /** Build the engine on the first search instead of now (see `lazyIndex`). */
   lazy?: boolean;
+  /** Most candidate records a record check reads before the search is refused (see engine.ts). */
+  maxRecordChecks?: number;
 }
 
 /**
@@ -77,8 +80,19 @@ export function withSearch(
     {},
     Object.getOwnPropertyDescriptors(store),
   ) as SearchableSqliteStore;
+  // Criteria the index cannot answer (see `RecordCheck`) are tested on the stored record.
+  const checkRecord = (id: number, check: RecordCheck): boolean => {
+    const found = store.getProvidersById([id])[0];
+    return found !== undefined && passesCheck(found.provider, check);
+  };
   searchable.search = (query, watch = {}) =>
-    search(query, { ...load(), signal: watch.signal, deadline: watch.deadline });
+    search(query, {
+      ...load(),
+      signal: watch.signal,
+      deadline: watch.deadline,
+      checkRecord,
+      maxRecordChecks: options.maxRecordChecks,
+    });
   // The store counts records and posting lists; the engine's caches are counted here.
   searchable.cacheCounters = () => {
     const out = store.cacheCounters();

@@ -17,7 +17,7 @@ import {
 } from "../search/searcher.ts";
 import { StoreOpenError } from "../store/store.ts";
 import { type PoolObserver, SearchPool } from "../search/pool.ts";
-import { renderSearchBody } from "../search/response.ts";
+import { renderBody } from "./render.ts";
 import { dirname } from "../paths.ts";
 import { readRelease } from "../release/manifest.ts";
 import { writeReleaseManifest } from "../release/write.ts";
@@ -72,7 +72,7 @@ export async function openServing(
       maxWaitMs: config.searchMaxWaitMs,
       observer,
       log,
-      render: (job, page) => renderSearchBody(store, job, page),
+      render: (job, page) => renderBody(store, job, page),
     });
     return { store, pool };
   } catch (error) {

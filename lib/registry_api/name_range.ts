@@ -1,0 +1,86 @@
+/**
+ * The ids of the providers whose own last name is a given name (or starts
+ * with a prefix), found without reading their records: provider ids are
+ * ranked by the name key of `lib/store/sort_key.ts` (last, first, middle
+ * name, folded; active providers first), so those providers hold one range
+ * of ids, and a binary search over ~25 records finds its ends.
+ *
+ * The index's last-name keys also hold other names (a former surname); the
+ * range keeps a `last_name` search to the provider's own name, as the
+ * Registry API's is.
+ *
+ * @module
+ */
+import type { ProviderStore } from "../store/store.ts";
+import { sortKey } from "../store/sort_key.ts";
+import { foldText } from "../text/fold.ts";
+import type { Pattern } from "./params.ts";
+
+/** Ids `from` (included) to `to` (excluded). */
+export interface IdRange {
+  from: number;
+  to: number;
+}
+
+/**
+ * The first active id in `[1, active]` whose name key is not below `target`
+ * (`active + 1` when none).
+ */
+function lowerBound(store: ProviderStore, active: number, target: string): number {
+  let lo = 1, hi = active + 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const found = store.getProvidersById([mid])[0];
+    const key = found ? sortKey(found.provider) : "~";
+    if (key < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The id range of active individuals whose own last name is `pattern`
+ * (exactly, or as a prefix with `pattern.prefix`). Names are folded as the
+ * key is (case, accents, punctuation).
+ *
+ * @example
+ * ```ts
+ * surnameRange(store, { text: "Smith", prefix: false }); // { from: 812, to: 1337 }
+ * ```
+ */
+export function surnameRange(store: ProviderStore, pattern: Pattern): IdRange {
+  const name = foldText(pattern.text);
+  const key = `${pattern.prefix ? "*" : "="}${name}`;
+  let cache = caches.get(store);
+  if (!cache) caches.set(store, cache = new Map());
+  let range = cache.get(key);
+  if (range) {
+    // Most recently used last.
+    cache.delete(key);
+  } else {
+    range = findRange(store, name, pattern.prefix);
+    if (cache.size >= CACHED_RANGES) cache.delete(cache.keys().next().value!);
+  }
+  cache.set(key, range);
+  return range;
+}
+
+/** Ranges kept per store (a paging loop asks the same surname again and again). */
+const CACHED_RANGES = 4096;
+const caches = new WeakMap<ProviderStore, Map<string, IdRange>>();
+
+function findRange(store: ProviderStore, name: string, prefix: boolean): IdRange {
+  const active = store.dataset().active;
+  if (name === "") return { from: 1, to: active + 1 };
+  // Exact: the key is the name alone, or the name, a space and the given names.
+  // Prefix: every key starting with the folded prefix.
+  const from = lowerBound(store, active, name);
+  const end = prefix ? afterPrefix(name) : `${name}!`;
+  const to = lowerBound(store, active, end);
+  return { from, to };
+}
+
+/** The smallest string above every string starting with `prefix`. */
+function afterPrefix(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}

@@ -1,0 +1,218 @@
+/** The NPI Registry API's pure parts: parameter reading, query building, rendering helpers, record checks, the surname range. */
+import { assert, assertEquals } from "@std/assert";
+import { parseRegistryParams } from "../lib/registry_api/params.ts";
+import {
+  firstNameKeys,
+  taxonomyCodesFor,
+  taxonomyDesc,
+  toRegistryQuery,
+} from "../lib/registry_api/query.ts";
+import {
+  countryName,
+  dashedPhone,
+  epochMillis,
+  splitRegistryBody,
+} from "../lib/registry_api/render.ts";
+import { addressMatches, passesCheck } from "../lib/search/record_check.ts";
+import { surnameRange } from "../lib/registry_api/name_range.ts";
+import { openSqliteStore } from "../lib/store/sqlite_store.ts";
+import { sortKey } from "../lib/store/sort_key.ts";
+import type { Address, Provider } from "../lib/provider.ts";
+import type { TaxonomyEntry } from "../lib/taxonomy/nucc.ts";
+
+/** The request of a query that must be valid. */
+function parse(query: string) {
+  const result = parseRegistryParams(new URLSearchParams(query));
+  if (!result.ok) throw new Error(`unexpected errors: ${JSON.stringify(result.errors)}`);
+  return result;
+}
+
+Deno.test("[registry units] parameters are read case-insensitively, empty values are absent", () => {
+  const result = parse(
+    "version=2.1&last_name=smi*&state=md&enumeration_type=npi-1&address_purpose=mailing&city=" +
+      "&use_first_name_alias=FALSE&name_purpose=provider&limit=250&skip=20&pretty",
+  );
+  const r = result.request;
+  assertEquals(r.lastName, { text: "smi", prefix: true });
+  assertEquals([r.state, r.enumerationType, r.addressPurpose], ["MD", 1, "MAILING"]);
+  assertEquals([r.city, r.useFirstNameAlias, r.namePurpose], [null, false, "PROVIDER"]);
+  assertEquals([r.limit, r.skip, r.pretty], [200, 20, true]);
+  const zip = parse("version=2.1&postal_code=21239-2905");
+  assertEquals(zip.request.postalCode, { text: "212392905", prefix: false });
+});
+
+Deno.test("[registry units] the skip cap is a parameter", () => {
+  assert(!parseRegistryParams(new URLSearchParams("version=2.1&last_name=x1&skip=1001")).ok);
+  assert(
+    parseRegistryParams(new URLSearchParams("version=2.1&last_name=ab&skip=5000"), {
+      maxSkip: 5000,
+    }).ok,
+  );
+});
+
+const TAXONOMY: TaxonomyEntry[] = [
+  {
+    code: "207RC0000X",
+    display: "Cardiovascular Disease Physician",
+    grouping: "Allopathic & Osteopathic Physicians",
+    classification: "Internal Medicine",
+    specialization: "Cardiovascular Disease",
+    definition: null,
+    section: "Individual",
+  },
+  {
+    code: "207R00000X",
+    display: "Internal Medicine Physician",
+    grouping: "Allopathic & Osteopathic Physicians",
+    classification: "Internal Medicine",
+    specialization: null,
+    definition: null,
+    section: "Individual",
+  },
+];
+
+Deno.test("[registry units] taxonomy descriptions: desc, classification, specialization, display, prefix", () => {
+  assertEquals(taxonomyDesc(TAXONOMY[0]!), "Internal Medicine Cardiovascular Disease");
+  assertEquals(taxonomyDesc(TAXONOMY[1]!), "Internal Medicine");
+  const codes = (text: string, prefix = false) => taxonomyCodesFor(TAXONOMY, { text, prefix });
+  assertEquals(codes("internal medicine"), ["207R00000X", "207RC0000X"]);
+  assertEquals(codes("Internal Medicine, Cardiovascular Disease"), ["207RC0000X"]);
+  assertEquals(codes("cardiovascular disease"), ["207RC0000X"]);
+  assertEquals(codes("Cardiovascular Disease Physician"), ["207RC0000X"]);
+  assertEquals(codes("cardio", true), ["207RC0000X"]);
+  assertEquals(codes("cardio"), []);
+  assertEquals(codes("207rc0000x"), ["207RC0000X"]);
+});
+
+Deno.test("[registry units] first names: nicknames both ways unless off or a wildcard", () => {
+  const keys = (text: string, alias: boolean, prefix = false) =>
+    firstNameKeys({ text, prefix }, alias).map((m) => m.key);
+  assert(keys("Bob", true).includes("robert"));
+  assert(keys("Robert", true).includes("bob"));
+  assertEquals(keys("Bob", false), ["bob"]);
+  assertEquals(keys("bo", true, true), ["bo"]);
+});
+
+Deno.test("[registry units] the engine query: AO and mailing criteria become record checks", () => {
+  const result = parse(
+    "version=2.1&name_purpose=AO&last_name=katkowsky&city=atlanta&address_purpose=MAILING",
+  );
+  const query = toRegistryQuery(result.request, { taxonomy: TAXONOMY });
+  assertEquals([query.entity, query.lastNames, query.cities, query.idRange], [2, null, null, null]);
+  assertEquals(query.check?.official?.last, { key: "katkowsky", prefix: false });
+  assertEquals(query.check?.address?.scope, "mailing");
+  assertEquals(query.check?.address?.city, { key: "atlanta", prefix: false });
+  assertEquals([query.includeDeactivated, query.sort], [false, "name"]);
+  const primary = parse("version=2.1&city=atl*&state=ga&postal_code=303*");
+  const q = toRegistryQuery(primary.request, { taxonomy: TAXONOMY });
+  assertEquals([q.cities, q.states, q.postal?.prefixes, q.check], [
+    ["ATL*"],
+    ["GA"],
+    ["303"],
+    null,
+  ]);
+});
+
+Deno.test("[registry units] rendering helpers", () => {
+  assertEquals(countryName("US"), "United States");
+  assertEquals(countryName("DE"), "Germany");
+  assertEquals(countryName("UM"), "United States Minor Outlying Islands");
+  assertEquals(countryName("AA"), "Unknown Country Name for AA");
+  assertEquals(dashedPhone("4105325258"), "410-532-5258");
+  assertEquals(dashedPhone("12345"), "12345");
+  assertEquals(epochMillis("2007-02-15"), "1171497600000");
+  assertEquals(epochMillis(null), null);
+  assertEquals(splitRegistryBody('7\n{"result_count":0}'), [7, '{"result_count":0}']);
+  assertEquals(splitRegistryBody('-1\n{"Errors":[]}'), [null, '{"Errors":[]}']);
+});
+
+Deno.test("[registry units] record checks: address scopes, ZIP+4, prefixes, officials", () => {
+  const address = (city: string, state: string, postal: string): Address => ({
+    line1: null,
+    line2: null,
+    city,
+    state,
+    postal_code: postal,
+    country_code: "US",
+    phone: null,
+    fax: null,
+  });
+  const check = {
+    scope: "mailing" as const,
+    city: { key: "baltimore", prefix: false },
+    state: "MD",
+    postal: { digits: "21239", prefix: false },
+    country: "US",
+  };
+  assert(addressMatches(address("Baltimore", "md", "212392905"), check));
+  assert(!addressMatches(address("Baltimore", "MD", "21240"), check));
+  assert(
+    addressMatches(address("BALTIMORE", "MD", "21239"), {
+      ...check,
+      postal: { digits: "2123", prefix: true },
+    }),
+  );
+  assert(!addressMatches(null, check));
+  const provider = {
+    mailing_address: address("BALTIMORE", "MD", "212392905"),
+    practice_location: null,
+    other_locations: [],
+    organization: {
+      name: "X",
+      subpart: null,
+      parent_name: null,
+      authorized_official: {
+        prefix: null,
+        first_name: "STEVEN",
+        middle_name: null,
+        last_name: "KATKOWSKY",
+        suffix: null,
+        credential: null,
+        title: null,
+        phone: null,
+      },
+    },
+  } as unknown as Provider;
+  assert(passesCheck(provider, { address: check, official: null }));
+  assert(!passesCheck(provider, { address: { ...check, scope: "primary" }, official: null }));
+  assert(passesCheck(provider, { address: { ...check, scope: "any" }, official: null }));
+  const official = (first: string) => ({
+    address: null,
+    official: { first: [{ key: first, prefix: false }], last: { key: "katkowsky", prefix: false } },
+  });
+  assert(passesCheck(provider, official("steven")));
+  assert(!passesCheck(provider, official("steve")));
+});
+
+Deno.test("[registry units] the surname range holds exactly the active providers with that own surname", async () => {
+  const { registryFixtureDatabase } = await import("./_registry_fixtures.ts");
+  const dir = await Deno.makeTempDir();
+  const store = openSqliteStore(await registryFixtureDatabase(dir), { lazyIndex: true });
+  try {
+    const active = store.dataset().active;
+    const keys = Array.from(
+      { length: active },
+      (_, i) => sortKey(store.getProvidersById([i + 1])[0]!.provider),
+    );
+    for (
+      const [text, prefix] of [["looper", false], ["LOO", true], ["fowler", false], [
+        "nobody",
+        false,
+      ], ["b", true]] as const
+    ) {
+      const { from, to } = surnameRange(store, { text, prefix });
+      const expected = keys.flatMap((k, i) =>
+        (prefix
+            ? k.startsWith(text.toLowerCase())
+            : k === text.toLowerCase() || k.startsWith(`${text.toLowerCase()} `))
+          ? [i + 1]
+          : []
+      );
+      const got = Array.from({ length: to - from }, (_, i) => from + i);
+      assertEquals(got, expected, `${text}${prefix ? "*" : ""}`);
+    }
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
