@@ -19,6 +19,7 @@ import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
 import { createRoutes, type RouteDeps } from "../routes/mod.ts";
 import { healthResponse, isHealthPath } from "../routes/health.ts";
+import { fhirErrorResponse } from "./fhir/outcome.ts";
 
 /** The handler `Deno.serve` calls. */
 export type ServeHandler = (
@@ -67,7 +68,7 @@ export function createApp(options: AppOptions, routes: Route[] = createRoutes(op
   const wrappers: Wrapper[] = [
     withResponseHeaders(),
     withLogging(log),
-    withErrors(log),
+    withErrors(log, fhirErrorResponse),
     withUrlLimit(),
   ];
   if (config.rateLimitPerMinute > 0) {

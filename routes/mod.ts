@@ -11,6 +11,7 @@ import { searchRoute } from "./search.ts";
 import { datasetRoute } from "./dataset.ts";
 import { specialtiesRoute } from "./specialties.ts";
 import { webRoutes } from "./web.ts";
+import { fhirRoutes } from "./fhir.ts";
 import type { Dataset } from "../lib/dataset.ts";
 
 /** What routes need from the application. */
@@ -27,6 +28,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
     providerRoute(deps.dataset),
     datasetRoute(deps.dataset),
     specialtiesRoute(deps.dataset),
+    ...fhirRoutes(deps.dataset),
     ...webRoutes(),
     openApiRoute(() => table),
   ];

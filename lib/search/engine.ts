@@ -139,7 +139,7 @@ function flagTest(query: SearchQuery): { mask: number; value: number } {
   if (!query.includeDeactivated) {
     mask |= FLAG.active;
     value |= FLAG.active;
-  }
+  } else if (query.deactivatedOnly) mask |= FLAG.active;
   if (query.entity === 1) {
     mask |= FLAG.individual;
     value |= FLAG.individual;
@@ -171,7 +171,7 @@ function hasListFilter(query: SearchQuery): boolean {
   return Boolean(
     query.npis || query.states || query.cities || query.postal || query.taxonomyCodes ||
       query.specialtyCodes ||
-      query.lastNames || query.firstNames || query.organizationNames,
+      query.lastNames || query.firstNames || query.organizationNames || query.anyNames,
   );
 }
 
@@ -222,6 +222,15 @@ function listFilters(query: SearchQuery, ctx: EngineContext): FilterList[] {
   if (query.lastNames) plain(nameLists(index, FIELD.lastKey, query.lastNames));
   if (query.firstNames) plain(nameLists(index, FIELD.firstKey, query.firstNames));
   if (query.organizationNames) plain(nameLists(index, FIELD.orgKey, query.organizationNames));
+  if (query.anyNames) {
+    const names = query.anyNames;
+    plain(
+      unionAll(
+        [FIELD.lastKey, FIELD.firstKey, FIELD.orgKey].map((f) => nameLists(index, f, names)),
+        universe,
+      ),
+    );
+  }
   return lists;
 }
 

@@ -50,6 +50,8 @@ export interface SearchQuery {
   lastNames: NameMatch[] | null;
   firstNames: NameMatch[] | null;
   organizationNames: NameMatch[] | null;
+  /** Any of last, first or organization name (FHIR `name`); absent: no filter. */
+  anyNames?: NameMatch[] | null;
   entity: 1 | 2 | null;
   /** Codes from `taxonomy`. */
   taxonomyCodes: string[] | null;
@@ -62,6 +64,8 @@ export interface SearchQuery {
   near: NearMatch | null;
   sex: "M" | "F" | null;
   includeDeactivated: boolean;
+  /** Only deactivated NPIs (FHIR `active=false`); needs `includeDeactivated`. */
+  deactivatedOnly?: boolean;
   sort: SortOrder;
   limit: number;
   offset: number;
