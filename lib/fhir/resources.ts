@@ -46,6 +46,8 @@ const PLAN_NET_PAYLOAD_SYSTEM =
   "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/EndpointPayloadTypeCS";
 const ORG_TYPE_SYSTEM = "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/OrgTypeCS";
 
+const DATA_ABSENT_REASON = "http://hl7.org/fhir/StructureDefinition/data-absent-reason";
+
 /** NUCC codes of Plan-Net's `IndividualAndGroupSpecialtiesVS` (PractitionerRole.specialty, required). */
 const ROLE_SPECIALTY_CODES: ReadonlySet<string> = new Set(INDIVIDUAL_AND_GROUP.map(([c]) => c));
 
@@ -160,7 +162,13 @@ export function toPractitioner(p: Provider): Resource {
   if (p.name) name.text = p.name;
   const names = [name];
   for (const other of p.other_names) {
-    names.push({ use: other.type === "former_name" ? "old" : "usual", text: other.name });
+    // NPPES keeps the parts, the record only the whole: the family part is marked unknown, as
+    // US Core does when a required element is not known.
+    names.push({
+      use: other.type === "former_name" ? "old" : "usual",
+      text: other.name,
+      _family: { extension: [{ url: DATA_ABSENT_REASON, valueCode: "unknown" }] },
+    });
   }
   const conforms = typeof name.family === "string";
   const r: Resource = { resourceType: "Practitioner", id: p.npi };
@@ -260,7 +268,6 @@ export function toLocations(p: Provider): Resource[] {
     if (m) r.meta = m;
     r.status = status(p) ? "active" : "inactive";
     r.name = `${label} of ${p.name || p.npi}${where ? ` (${where})` : ""}`;
-    r.mode = "instance";
     const phones = telecom(loc, "phone_extension" in loc ? loc.phone_extension ?? null : null);
     if (phones.length) r.telecom = phones;
     if (address) r.address = address;
