@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { allZips } from "../lib/geo/zip.ts";
+import { allZips, lookupZip } from "../lib/geo/zip.ts";
 import { Rng } from "../lib/demo/prng.ts";
 
 /** The cold classes, in report order. */
@@ -23,6 +23,10 @@ export const COLD_CLASSES = [
   "last_name_wildcard_state",
   "city_browse",
   "detail",
+  "fhir_family",
+  "fhir_location_near",
+  "fhir_role_specialty_state",
+  "fhir_read",
 ] as const;
 
 /** A cold class. */
@@ -224,6 +228,25 @@ function* candidates(
       }
       case "detail":
         yield `/v1/providers/${rng.pick(providers).npi}`;
+        break;
+      // The FHIR directory on the same engine: its own classes, same targets.
+      case "fhir_family":
+        yield `/fhir/Practitioner?family=${enc(last)}`;
+        break;
+      case "fhir_location_near": {
+        const zip = lookupZip(rng.pick(withZip).zip!);
+        if (zip) yield `/fhir/Location?near=${zip.lat}|${zip.lon}|10|km`;
+        break;
+      }
+      case "fhir_role_specialty_state": {
+        const s = rng.pick(withSpecialty);
+        yield `/fhir/PractitionerRole?specialty:text=${enc(rng.pick(s.specialties))}` +
+          `&location.address-state=${rng.pick(withZip).state ?? s.state!}` +
+          "&_include=PractitionerRole:practitioner";
+        break;
+      }
+      case "fhir_read":
+        yield `/fhir/Practitioner/${p.npi}`;
         break;
     }
   }

