@@ -518,6 +518,9 @@ Deno.test("[fhir] bad searches: one 400 OperationOutcome issue per bad parameter
     ["/fhir/Location?address-state=XX", /not a USPS state code/],
     ["/fhir/Endpoint", /need 'organization' or '_id'/],
     ["/fhir/Practitioner?_format=xml", /only JSON/],
+    ["/fhir/Practitioner?_id=", /has no value/],
+    ["/fhir/Endpoint?_id=abc", /'abc' is not an Endpoint id: Endpoint ids are \{npi\}-\{n\}/],
+    ["/fhir/Practitioner?gender=male,female", /one value/],
   ];
   for (const [path, message] of cases) {
     const body = await outcome(searchApp, path, 400);

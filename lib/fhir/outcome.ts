@@ -54,7 +54,7 @@ export function operationOutcome(error: HttpError): Record<string, unknown> {
   const issue = error.errors?.length
     ? error.errors.map((e) => ({
       severity: "error",
-      code: /not supported|unknown/i.test(e.message) ? "not-supported" : code,
+      code: /not supported|^unknown or unsupported/.test(e.message) ? "not-supported" : code,
       diagnostics: `${e.parameter}: ${e.message}`,
       expression: [e.parameter],
     }))

@@ -17,7 +17,7 @@ import { foldText, nameKey } from "../text/fold.ts";
 import { STATE_CODES } from "../search/params.ts";
 import type { NameMatch, NearMatch, PostalMatch } from "../search/query.ts";
 import { TAXONOMY_CODE_PATTERN } from "../taxonomy/nucc.ts";
-import { type ParsedId, parseReference, type ResourceType } from "./ids.ts";
+import { ID_FORMS, type ParsedId, parseReference, type ResourceType } from "./ids.ts";
 import { NPI_SYSTEM, NUCC_SYSTEM } from "./resources.ts";
 import type { ParameterError } from "../http/errors.ts";
 
@@ -134,6 +134,10 @@ function npiToken(values: string[]): string[] | null {
   return npis.length === 0 && foreign ? [] : npis;
 }
 
+function article(type: string): string {
+  return /^[AEIOU]/.test(type) ? "an" : "a";
+}
+
 function referenceNpis(
   type: ResourceType,
   values: string[],
@@ -143,7 +147,9 @@ function referenceNpis(
     const id = parseReference(type, raw.trim());
     if (!id) {
       throw new FhirParamIssue(
-        `'${raw.slice(0, 60)}' is not a ${type} reference ('${type}/{id}' or the id)`,
+        `'${raw.slice(0, 60)}' is not ${
+          article(type)
+        } ${type} reference ('${type}/{id}' or the id)`,
       );
     }
     return check && !check(id) ? "" : id.npi;
@@ -697,6 +703,10 @@ export function parseSearch(type: ResourceType, params: URLSearchParams): Parsed
     }
     if (key === "_id") {
       const values = splitValues(raw);
+      if (values.length === 0 || values.length > 100) {
+        fail(values.length ? "lists more than 100 values" : "has no value");
+        continue;
+      }
       try {
         // Location searches find primary locations ({npi}-0) only.
         const findable = (id: ParsedId) => type !== "Location" || id.index === 0;
@@ -704,7 +714,12 @@ export function parseSearch(type: ResourceType, params: URLSearchParams): Parsed
         query.ids = values.map((v) => v.slice(v.lastIndexOf("/") + 1));
       } catch (error) {
         if (!(error instanceof FhirParamIssue)) throw error;
-        fail(error.message.replace("reference ('" + type + "/{id}' or the id)", "id"));
+        fail(
+          error.message.replace(
+            `${article(type)} ${type} reference ('${type}/{id}' or the id)`,
+            `${article(type)} ${type} id: ${type} ids are ${ID_FORMS[type]}`,
+          ),
+        );
       }
       continue;
     }
