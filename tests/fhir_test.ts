@@ -465,6 +465,21 @@ Deno.test("[fhir] Location near: true distances, nearest first, same as the nati
     Math.round(metres.entry![0]!.search.extension![0]!.valueDistance.value / 1000),
     Math.round(distances[0]!),
   );
+  // Cardiologists within 20 km, nearest first, with their locations and distances.
+  const roles = await fhir<Bundle>(
+    searchApp,
+    `/fhir/PractitionerRole?specialty=207RC0000X&location.near=${lat}|${lon}|20|km` +
+      "&_include=PractitionerRole:location",
+  );
+  const matched = roles.entry!.filter((e) => e.search.mode === "match");
+  assertEquals(
+    matched.map((e) => nameOf[e.resource.id]),
+    await native(`taxonomy=207RC0000X&near=${lat},${lon}&radius=20&unit=km`),
+  );
+  assertEquals(matched.map((e) => nameOf[e.resource.id]), ["marySmith", "hoboken", "newark"]);
+  const included = roles.entry!.filter((e) => e.search.mode === "include");
+  assertEquals(included.map((e) => e.resource.resourceType), ["Location", "Location", "Location"]);
+  assert(included.every((e) => e.search.extension![0]!.valueDistance.value <= 20));
   const defaulted = await fhir<Bundle>(searchApp, `/fhir/Location?near=${lat}|${lon}`);
   assert(defaulted.total >= bundle.total, "50 km by default");
 });

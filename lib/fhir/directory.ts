@@ -360,7 +360,17 @@ export async function searchResources(
     search.revincludes,
     own,
   );
-  for (const resource of included) entries.push({ resource, mode: "include" });
+  for (const resource of included) {
+    const entry: BundleEntry = { resource, mode: "include" };
+    const position = resource.position as { latitude: number; longitude: number } | undefined;
+    if (near && position) {
+      entry.distance = {
+        value: distanceIn(near.fhirUnit, near.lat, near.lon, position.latitude, position.longitude),
+        unit: near.fhirUnit,
+      };
+    }
+    entries.push(entry);
+  }
   const self = request.url.href;
   let nextUrl: string | null = null;
   if (next) {

@@ -312,6 +312,11 @@ export function parseNear(raw: string): NearMatch & { fhirUnit: DistanceUnit } {
     : { lat, lon, radius: km, unit: "km", fhirUnit };
 }
 
+function applyNear(q: FhirQuery, values: string[]): void {
+  if (values.length !== 1) throw new FhirParamIssue("takes one point (no comma list)");
+  q.near = parseNear(values[0]!);
+}
+
 const identifierParam = (type: string): SearchParamSpec => ({
   name: "identifier",
   type: "token",
@@ -453,6 +458,15 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
     },
     ...addressParams("location.", `${PN}/location`, `the role's ${PRIMARY}`),
     {
+      name: "location.near",
+      type: "special",
+      definition: `${R4}/Location-near`,
+      documentation:
+        "Chained 'near' of the role's primary practice location, as Location 'near': roles " +
+        "within the distance, nearest first; included Locations carry their distance in search.extension.",
+      apply: (q, values) => applyNear(q, values),
+    },
+    {
       name: "endpoint",
       type: "reference",
       definition: `${PN}/practitionerrole-endpoint`,
@@ -504,10 +518,7 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
         "'latitude|longitude|distance|unit' (WGS84; unit km (default), m, mi or [mi_i]; distance " +
         `default ${DEFAULT_NEAR_KM} km, at most ${MAX_NEAR_KM} km). Great-circle distance from the ZIP centroid of each ` +
         "location; results sorted nearest first, each entry's search.extension location-distance giving it.",
-      apply(q, values) {
-        if (values.length !== 1) throw new FhirParamIssue("takes one point (no comma list)");
-        q.near = parseNear(values[0]!);
-      },
+      apply: (q, values) => applyNear(q, values),
     },
     {
       name: "organization",
