@@ -120,7 +120,7 @@ function engineQuery(parts: Partial<SearchQuery>): SearchQuery {
  *
  * @example
  * ```ts
- * const practitioner = readResource(deps, "Practitioner", "1234567893");
+ * const practitioner = readResource(store, "Practitioner", "1234567893");
  * ```
  */
 export function readResource(store: ProviderStore, type: ResourceType, id: string): Resource {

@@ -571,17 +571,6 @@ export const REVINCLUDES: Readonly<Record<ResourceType, readonly string[]>> = {
   Endpoint: [],
 };
 
-/** Result parameters every type takes. */
-export const COMMON_PARAMS = [
-  "_id",
-  "_count",
-  "_include",
-  "_revinclude",
-  "_cursor",
-  "_total",
-  "_format",
-] as const;
-
 /** The default page size (the native search's default `limit`). */
 export const DEFAULT_COUNT = 10;
 /** The largest `_count`. */
