@@ -27,6 +27,8 @@ import {
   PL_COLUMNS,
 } from "../lib/nppes/columns.ts";
 import { runImport } from "../lib/import/importer.ts";
+import { SearchPool } from "../lib/search/pool.ts";
+import { renderSearchBody } from "../lib/search/response.ts";
 import { distance, lookupZip } from "../lib/geo/zip.ts";
 import { validate } from "./_fhir_validator.ts";
 
@@ -290,6 +292,30 @@ Deno.test("[fhir] methods, rate limits and request ids are the service's", async
   assertEquals((await loading.json()).issue[0].code, "transient");
 });
 
+Deno.test("[fhir] a search that outlives REQUEST_TIMEOUT_MS in a search worker is a 503 OperationOutcome", async () => {
+  const path = `${recordsDir}/records.db`;
+  const store = openSqliteStore(path, { lazyIndex: true });
+  const pool = await SearchPool.start({
+    path,
+    workers: 1,
+    queue: 4,
+    workerDelayMs: 400,
+    render: (job, page) => renderSearchBody(store, job, page),
+  });
+  const dataset = new Dataset();
+  dataset.ready(store, pool);
+  try {
+    const slow = testApp({ config: { requestTimeoutMs: 50 }, deps: { dataset } });
+    const body = await outcome(slow, "/fhir/Practitioner?family=enkeshafi", 503);
+    assertEquals(body.issue[0]!.code, "timeout");
+    const patient = testApp({ config: { requestTimeoutMs: 5000 }, deps: { dataset } });
+    const found = await fhir<Bundle>(patient, "/fhir/Practitioner?family=enkeshafi");
+    assertEquals(found.total, 1, "through the worker's page");
+  } finally {
+    await dataset.close();
+  }
+});
+
 Deno.test("[fhir] _include and _revinclude: a practitioner with roles and locations in one request", async () => {
   const bundle = await fhir<Bundle>(
     records,
@@ -338,6 +364,21 @@ Deno.test("[fhir] _include and _revinclude: a practitioner with roles and locati
     `/fhir/Location?_id=${NPI.memorial}-0&_include=Location:organization&_revinclude=PractitionerRole:location`,
   );
   assertEquals(located.entry!.map((e) => e.resource.resourceType), ["Location", "Organization"]);
+  const secondary = await fhir<Bundle>(
+    records,
+    `/fhir/Location?_id=${NPI.enkeshafi}-1,${NPI.enkeshafi}-0&_revinclude=PractitionerRole:location`,
+  );
+  assertEquals(secondary.total, 2, "_id alone finds secondary locations too");
+  assertEquals(secondary.entry!.map((e) => `${e.search.mode} ${e.resource.id}`), [
+    `match ${NPI.enkeshafi}-0`,
+    `match ${NPI.enkeshafi}-1`,
+    `include ${NPI.enkeshafi}`,
+  ]);
+  const filtered = await fhir<Bundle>(
+    records,
+    `/fhir/Location?_id=${NPI.enkeshafi}-1,${NPI.enkeshafi}-0&address-state=MD`,
+  );
+  assertEquals(filtered.entry!.map((e) => e.resource.id), [`${NPI.enkeshafi}-0`]);
 });
 
 Deno.test("[fhir] Practitioner names: prefix, :exact, family or given, active", async () => {

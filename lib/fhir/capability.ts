@@ -17,7 +17,8 @@ const RESOURCE_DOCS: Readonly<Record<string, string>> = {
     "Every type 2 NPI. partOf names the parent of a subpart when exactly one organization has the parent's legal name. Id: the NPI.",
   Location:
     "Practice locations, positioned at their ZIP centroid. Id: {npi}-{n}, n = 0 the primary, 1… secondary. " +
-    "Searches cover primary practice locations of NPIs in use; every location is readable and includable.",
+    "Searches cover primary practice locations of NPIs in use; every location is readable, found by " +
+    "_id alone, and includable.",
   Endpoint: "NPPES endpoint file rows. Id: {npi}-{n}. Searches need 'organization' or '_id'.",
 };
 

@@ -22,6 +22,7 @@ import {
   type DistanceUnit,
   FhirSearchError,
   type IncludeSpec,
+  onlyIds,
   type ParsedSearch,
   parseSearch,
 } from "./search_params.ts";
@@ -216,6 +217,13 @@ export function toEngineQuery(
     specialtyCodes = [...codes].sort();
   }
   const type = search.type;
+  let npis = q.npis;
+  if (type === "Location" && q.ids) {
+    // With other filters, a Location search finds primary locations ({npi}-0) only.
+    const primary = new Set(q.ids.filter((id) => id.endsWith("-0")).map((id) => id.slice(0, 10)));
+    npis = (npis ?? []).filter((n) => primary.has(n));
+    if (npis.length === 0) return null;
+  }
   const organizationOnly = type === "Organization" ||
     (type === "Location" && q.organizationNames !== null) ||
     (type === "Location" && q.npis !== null && q.ids === null);
@@ -227,7 +235,7 @@ export function toEngineQuery(
   // Location searches cover the primary locations of NPIs in use (see docs/fhir.md).
   const includeDeactivated = type === "Location" ? false : q.active !== true;
   return engineQuery({
-    npis: q.npis ? q.npis.map(Number) : null,
+    npis: npis ? npis.map(Number) : null,
     lastNames: q.lastNames,
     firstNames: q.firstNames,
     organizationNames: q.organizationNames,
@@ -299,13 +307,16 @@ export async function searchResources(
     }
     return all;
   };
-  if (search.type === "Endpoint") {
+  if (search.type === "Endpoint" || (search.type === "Location" && onlyIds(params))) {
+    // Looked up by id or owner: Endpoints (no index of their own) and Locations by `_id` alone
+    // (which finds secondary locations too).
     const found: Resource[] = [];
     for (const npi of search.query.none ? [] : search.query.npis ?? []) {
       const p = store.getProvider(npi);
       if (!p || (params.has("organization") && p.entity_type !== "organization")) continue;
-      for (const e of own(p).endpoints) {
-        if (!search.query.ids || search.query.ids.includes(e.id)) found.push(e);
+      const all = own(p);
+      for (const r of search.type === "Endpoint" ? all.endpoints : all.locations) {
+        if (!search.query.ids || search.query.ids.includes(r.id)) found.push(r);
       }
     }
     const start = cursor?.offset ?? 0;
@@ -342,17 +353,20 @@ export async function searchResources(
     }
   }
   const near = search.query.near;
-  const entries: BundleEntry[] = matches.map(({ resource }) => {
-    const entry: BundleEntry = { resource, mode: "match" };
+  // Every Location entry, matched or included, carries its distance from the `near` point.
+  const entry = (resource: Resource, mode: "match" | "include"): BundleEntry => {
     const position = resource.position as { latitude: number; longitude: number } | undefined;
-    if (near && position) {
-      entry.distance = {
-        value: distanceIn(near.fhirUnit, near.lat, near.lon, position.latitude, position.longitude),
-        unit: near.fhirUnit,
-      };
-    }
-    return entry;
-  });
+    if (!near || !position) return { resource, mode };
+    const value = distanceIn(
+      near.fhirUnit,
+      near.lat,
+      near.lon,
+      position.latitude,
+      position.longitude,
+    );
+    return { resource, mode, distance: { value, unit: near.fhirUnit } };
+  };
+  const entries: BundleEntry[] = matches.map(({ resource }) => entry(resource, "match"));
   const included = includeResources(
     store,
     matches.map((m) => m.resource),
@@ -360,17 +374,7 @@ export async function searchResources(
     search.revincludes,
     own,
   );
-  for (const resource of included) {
-    const entry: BundleEntry = { resource, mode: "include" };
-    const position = resource.position as { latitude: number; longitude: number } | undefined;
-    if (near && position) {
-      entry.distance = {
-        value: distanceIn(near.fhirUnit, near.lat, near.lon, position.latitude, position.longitude),
-        unit: near.fhirUnit,
-      };
-    }
-    entries.push(entry);
-  }
+  for (const resource of included) entries.push(entry(resource, "include"));
   const self = request.url.href;
   let nextUrl: string | null = null;
   if (next) {

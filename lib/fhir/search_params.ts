@@ -593,6 +593,30 @@ export interface ParsedSearch {
   revincludes: IncludeSpec[];
 }
 
+/** Parameters that shape the result but do not filter it. */
+const RESULT_PARAMS: ReadonlySet<string> = new Set([
+  "_count",
+  "_cursor",
+  "_include",
+  "_revinclude",
+  "_total",
+  "_format",
+]);
+
+/**
+ * Whether `_id` is the only filter of a search (so it can be answered by
+ * looking the ids up, which finds secondary Locations too).
+ */
+export function onlyIds(params: URLSearchParams): boolean {
+  let ids = false;
+  for (const key of params.keys()) {
+    const base = key.split(":")[0]!;
+    if (key === "_id") ids = true;
+    else if (!RESULT_PARAMS.has(base)) return false;
+  }
+  return ids;
+}
+
 /** A search's parameters are invalid; every bad one is listed. */
 export class FhirSearchError extends Error {
   constructor(readonly errors: ParameterError[]) {
@@ -708,9 +732,7 @@ export function parseSearch(type: ResourceType, params: URLSearchParams): Parsed
         continue;
       }
       try {
-        // Location searches find primary locations ({npi}-0) only.
-        const findable = (id: ParsedId) => type !== "Location" || id.index === 0;
-        applyNpis(query, referenceNpis(type, values, findable));
+        applyNpis(query, referenceNpis(type, values));
         query.ids = values.map((v) => v.slice(v.lastIndexOf("/") + 1));
       } catch (error) {
         if (!(error instanceof FhirParamIssue)) throw error;
