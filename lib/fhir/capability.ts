@@ -83,7 +83,7 @@ export function capabilityStatement(options: {
       "Every NPI of the NPPES registry as FHIR R4 Practitioner, PractitionerRole, Organization, Location and " +
       "Endpoint resources. Resources claim the Da Vinci PDex Plan-Net 1.2.0 profiles in meta.profile when they " +
       "meet them. Read-only, no authentication. Searches: a comma is OR, parameters are AND, an unknown " +
-      `parameter is a 400 OperationOutcome; _count defaults to ${DEFAULT_COUNT} (at most ${MAX_COUNT}); ` +
+      `parameter is a 400 OperationOutcome; _count defaults to ${DEFAULT_COUNT} (more than ${MAX_COUNT} is served as ${MAX_COUNT}); ` +
       "total is exact; follow the 'next' link to walk a result set to its end.",
     kind: "instance",
     software: { name: "provider-search-api", version: options.version },

@@ -422,6 +422,14 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
     activeParam(`${R4}/Practitioner-active`),
     ...addressParams("", `${R4}/individual`, PRIMARY),
     {
+      name: "_has:PractitionerRole:practitioner:location",
+      type: "reference",
+      definition: `${R4}/PractitionerRole-location`,
+      documentation:
+        "Practitioners whose role is at this location ('Location/{npi}-{n}'; reverse chain).",
+      apply: (q, values) => applyNpis(q, referenceNpis("Location", values)),
+    },
+    {
       name: "_has:PractitionerRole:practitioner:specialty",
       type: "token",
       definition: `${R4}/PractitionerRole-specialty`,
@@ -702,9 +710,9 @@ export function parseSearch(type: ResourceType, params: URLSearchParams): Parsed
     }
     seen.add(key);
     if (key === "_count") {
-      if (!/^\d{1,6}$/.test(raw) || Number(raw) > MAX_COUNT) {
-        fail(`must be an integer from 0 to ${MAX_COUNT}`);
-      } else out.count = Number(raw);
+      // More than the page limit is served as the limit (FHIR lets servers page smaller).
+      if (!/^\d{1,9}$/.test(raw)) fail(`must be a whole number (pages hold at most ${MAX_COUNT})`);
+      else out.count = Math.min(MAX_COUNT, Number(raw));
       continue;
     }
     if (key === "_cursor") {
