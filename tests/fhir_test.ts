@@ -469,6 +469,15 @@ Deno.test("[fhir] Organization and Location searches", async () => {
     await native("city=boston"),
   );
   assertEquals(await matches("/fhir/Location?address-postalcode=11201"), ["marySmith"]);
+  // `address`: the city, state or ZIP starts with the value.
+  assertEquals(await matches("/fhir/Location?address=bost"), await native("city=boston"));
+  assertEquals(await matches("/fhir/Location?address=MA"), await native("state=MA"));
+  assertEquals(await matches("/fhir/Location?address=021"), await native("postal_code=021*"));
+  assertEquals(await matches("/fhir/Organization?address=new york"), ["pharmacy"]);
+  assertEquals(await matches("/fhir/Location?address=fort,dallas"), [
+    "johnFortSmith",
+    "smithJohnson",
+  ]);
   assertEquals(await matches(`/fhir/Location?organization=Organization/${NPIS.dentalOrg}`), [
     "dentalOrg",
   ]);

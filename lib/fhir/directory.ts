@@ -246,6 +246,7 @@ export function toEngineQuery(
     cities: q.cities,
     states: q.states,
     postal: q.postal,
+    addresses: q.addresses,
     near: q.near
       ? { lat: q.near.lat, lon: q.near.lon, radius: q.near.radius, unit: q.near.unit }
       : null,

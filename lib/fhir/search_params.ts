@@ -15,7 +15,7 @@
 import { isValidNpi } from "../npi.ts";
 import { foldText, nameKey } from "../text/fold.ts";
 import { STATE_CODES } from "../search/params.ts";
-import type { NameMatch, NearMatch, PostalMatch } from "../search/query.ts";
+import type { AddressMatch, NameMatch, NearMatch, PostalMatch } from "../search/query.ts";
 import { TAXONOMY_CODE_PATTERN } from "../taxonomy/nucc.ts";
 import { ID_FORMS, type ParsedId, parseReference, type ResourceType } from "./ids.ts";
 import { NPI_SYSTEM, NUCC_SYSTEM } from "./resources.ts";
@@ -37,6 +37,7 @@ export interface FhirQuery {
   cities: string[] | null;
   states: string[] | null;
   postal: PostalMatch | null;
+  addresses: AddressMatch[] | null;
   near: (NearMatch & { fhirUnit: DistanceUnit }) | null;
   sex: "M" | "F" | null;
   /** `true`, `false`, or `null` for either. */
@@ -87,6 +88,7 @@ export function emptyQuery(): FhirQuery {
     cities: null,
     states: null,
     postal: null,
+    addresses: null,
     near: null,
     sex: null,
     active: null,
@@ -236,6 +238,22 @@ function applyPostal(q: FhirQuery, values: string[]): void {
     }
   }
   q.postal = postal;
+}
+
+function applyAddress(q: FhirQuery, values: string[]): void {
+  q.addresses = values.map((raw) => {
+    if (raw.length > 60) throw new FhirParamIssue("must be at most 60 characters");
+    const folded = foldText(raw).toUpperCase();
+    if (/^\d{2,5}(-?\d{4})?$/.test(raw.trim())) {
+      return { city: null, state: null, zip: raw.trim().slice(0, 5) };
+    }
+    if (folded.replace(/ /g, "").length < 2) {
+      throw new FhirParamIssue(
+        `'${raw.slice(0, 20)}' is too short: give 2 or more letters or digits`,
+      );
+    }
+    return { city: folded, state: STATE_CODES.has(folded) ? folded : null, zip: null };
+  });
 }
 
 /** Kilometres per unit of `near`. */
@@ -388,6 +406,15 @@ const practitionerNames = (prefix: string, definitionBase: string): SearchParamS
 ];
 
 const addressParams = (prefix: string, base: string, where: string): SearchParamSpec[] => [
+  {
+    name: `${prefix}address`,
+    type: "string",
+    definition: `${base}-address`,
+    documentation:
+      `Any part of ${where} starting with the value: the city, the state code or the ZIP ` +
+      "(street lines are not indexed); a comma list is OR.",
+    apply: (q, values) => applyAddress(q, values),
+  },
   {
     name: `${prefix}address-city`,
     type: "string",

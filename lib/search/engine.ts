@@ -171,7 +171,8 @@ function hasListFilter(query: SearchQuery): boolean {
   return Boolean(
     query.npis || query.states || query.cities || query.postal || query.taxonomyCodes ||
       query.specialtyCodes ||
-      query.lastNames || query.firstNames || query.organizationNames || query.anyNames,
+      query.lastNames || query.firstNames || query.organizationNames || query.anyNames ||
+      query.addresses,
   );
 }
 
@@ -213,6 +214,15 @@ function listFilters(query: SearchQuery, ctx: EngineContext): FilterList[] {
       const rows = db.prepare(`SELECT id FROM provider_zip9 WHERE zip9 IN (${slots}) ORDER BY id`)
         .all(...query.postal.exact.map(Number)) as { id: number }[];
       parts.push(Uint32Array.from(rows, (r) => r.id));
+    }
+    plain(unionAll(parts, universe));
+  }
+  if (query.addresses) {
+    const parts: Uint32Array[] = [];
+    for (const a of query.addresses) {
+      if (a.city) parts.push(index.prefix(FIELD.city, a.city));
+      if (a.state) parts.push(index.list(FIELD.state, a.state));
+      if (a.zip) parts.push(index.prefix(FIELD.zip5, a.zip));
     }
     plain(unionAll(parts, universe));
   }
