@@ -274,6 +274,14 @@ Deno.test("[fhir] methods, rate limits and request ids are the service's", async
   assertEquals(post.headers.get("content-type"), FHIR_JSON);
   assertEquals(post.headers.get("allow"), "GET, HEAD, OPTIONS");
   assertEquals((await post.json()).issue[0].code, "not-supported");
+  const head = await records.request(`/fhir/Practitioner/${NPI.enkeshafi}`, { method: "HEAD" });
+  assertEquals([head.status, head.headers.get("content-type"), await head.text()], [
+    200,
+    FHIR_JSON,
+    "",
+  ]);
+  const options = await records.request("/fhir/Location", { method: "OPTIONS" });
+  assertEquals([options.status, options.headers.get("allow")], [204, "GET, HEAD, OPTIONS"]);
   const mine = await records.request("/fhir/metadata", { headers: { "X-Request-ID": "my-id-1" } });
   assertEquals(mine.headers.get("x-request-id"), "my-id-1");
   await mine.body?.cancel();
