@@ -149,8 +149,8 @@ function specialtyConcept(
   return display ? { coding: [coding], text: display } : { coding: [coding] };
 }
 
-/** The Practitioner of a type 1 record. */
-export function toPractitioner(p: Provider): Resource {
+/** The Practitioner of a type 1 record, with its credential and state licenses as qualifications. */
+export function toPractitioner(p: Provider, ctx: RenderContext): Resource {
   const person = p.individual;
   const name: Record<string, unknown> = { use: "official" };
   if (person?.last_name) name.family = person.last_name;
@@ -182,7 +182,22 @@ export function toPractitioner(p: Provider): Resource {
   const address = p.practice_location && fhirAddress(p.practice_location, "work", "physical");
   if (address) r.address = [address];
   if (person?.sex) r.gender = person.sex === "M" ? "male" : "female";
-  if (person?.credential) r.qualification = [{ code: { text: person.credential } }];
+  const qualification: Record<string, unknown>[] = [];
+  if (person?.credential) qualification.push({ code: { text: person.credential } });
+  for (const t of p.taxonomies) {
+    if (!t.license) continue;
+    // A state license NPPES lists beside a taxonomy: its number, the taxonomy, the state.
+    const display = ctx.displayOf(t.code) ?? t.description;
+    qualification.push({
+      identifier: [{ value: t.license }],
+      code: {
+        coding: [{ system: NUCC_SYSTEM, code: t.code, ...(display ? { display } : {}) }],
+        text: `${t.state ? `${t.state} license` : "License"}${display ? ` (${display})` : ""}`,
+      },
+      ...(t.state ? { issuer: { display: `Licensing authority of ${t.state}` } } : {}),
+    });
+  }
+  if (qualification.length) r.qualification = qualification;
   return r;
 }
 
@@ -377,7 +392,7 @@ export function toEndpoints(p: Provider): Resource[] {
 export function providerResources(p: Provider, ctx: RenderContext): ProviderResources {
   if (p.entity_type === "individual") {
     return {
-      practitioner: toPractitioner(p),
+      practitioner: toPractitioner(p, ctx),
       organization: null,
       role: toPractitionerRole(p, ctx),
       locations: toLocations(p),
