@@ -184,17 +184,31 @@ export function toPractitioner(p: Provider, ctx: RenderContext): Resource {
   if (person?.sex) r.gender = person.sex === "M" ? "male" : "female";
   const qualification: Record<string, unknown>[] = [];
   if (person?.credential) qualification.push({ code: { text: person.credential } });
+  // State licenses NPPES lists beside taxonomies: one qualification per license number and
+  // state, coded with the taxonomies it is listed for.
+  const licenses = new Map<string, { license: string; state: string | null; codes: string[] }>();
   for (const t of p.taxonomies) {
     if (!t.license) continue;
-    // A state license NPPES lists beside a taxonomy: its number, the taxonomy, the state.
-    const display = ctx.displayOf(t.code) ?? t.description;
+    const key = `${t.license}\u0000${t.state ?? ""}`;
+    const entry = licenses.get(key) ?? { license: t.license, state: t.state, codes: [] };
+    if (!entry.codes.includes(t.code)) entry.codes.push(t.code);
+    licenses.set(key, entry);
+  }
+  for (const { license, state, codes } of licenses.values()) {
+    const displays = codes.map((code) => ctx.displayOf(code));
     qualification.push({
-      identifier: [{ value: t.license }],
+      identifier: [{ value: license }],
       code: {
-        coding: [{ system: NUCC_SYSTEM, code: t.code, ...(display ? { display } : {}) }],
-        text: `${t.state ? `${t.state} license` : "License"}${display ? ` (${display})` : ""}`,
+        coding: codes.map((code, i) => ({
+          system: NUCC_SYSTEM,
+          code,
+          ...(displays[i] ? { display: displays[i] } : {}),
+        })),
+        text: `${state ? `${state} license` : "License"}${
+          displays.some(Boolean) ? ` (${displays.filter(Boolean).join(", ")})` : ""
+        }`,
       },
-      ...(t.state ? { issuer: { display: `Licensing authority of ${t.state}` } } : {}),
+      ...(state ? { issuer: { display: `Licensing authority of ${state}` } } : {}),
     });
   }
   if (qualification.length) r.qualification = qualification;
