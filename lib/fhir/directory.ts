@@ -74,15 +74,23 @@ export function renderContext(store: ProviderStore): RenderContext {
   return ctx;
 }
 
-/** The one organization, not itself a subpart, whose legal name is `key`; else `null`. */
+/** Most organizations sharing a parent's name that are examined to find it. */
+const PARENT_CANDIDATES = 200;
+
+/**
+ * The one organization in use, not itself a subpart, whose legal name is
+ * `key`; `null` when there is none, more than one, or too many namesakes to
+ * tell (subparts often share their parent's legal name).
+ */
 function findParent(store: ProviderStore, key: string): string | null {
   const query = engineQuery({
     organizationNames: [{ key, prefix: false }],
     entity: 2,
     includeDeactivated: false,
-    limit: 20,
+    limit: PARENT_CANDIDATES,
   });
   const page = store.search(query);
+  if (page.total > PARENT_CANDIDATES) return null;
   const found = store.getProvidersById(page.hits.map((h) => h.id))
     .map((r) => r.provider)
     .filter((p) => !p.organization?.subpart && nameKey(p.organization?.name ?? "") === key);
