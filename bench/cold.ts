@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { allZips } from "../lib/geo/zip.ts";
+import { allZips, lookupZip } from "../lib/geo/zip.ts";
 import { Rng } from "../lib/demo/prng.ts";
 
 /** The cold classes, in report order. */
@@ -25,6 +25,10 @@ export const COLD_CLASSES = [
   "city_browse",
   "detail",
   "registry_api",
+  "fhir_family",
+  "fhir_location_near",
+  "fhir_role_specialty_state",
+  "fhir_read",
 ] as const;
 
 /** A cold class. */
@@ -244,6 +248,25 @@ function* candidates(
         break;
       case "registry_api":
         yield registryPath(p, providers, rng);
+        break;
+      // The FHIR directory on the same engine: its own classes, same targets.
+      case "fhir_family":
+        yield `/fhir/Practitioner?family=${enc(last)}`;
+        break;
+      case "fhir_location_near": {
+        const zip = lookupZip(rng.pick(withZip).zip!);
+        if (zip) yield `/fhir/Location?near=${zip.lat}|${zip.lon}|10|km`;
+        break;
+      }
+      case "fhir_role_specialty_state": {
+        const s = rng.pick(withSpecialty);
+        yield `/fhir/PractitionerRole?specialty:text=${enc(rng.pick(s.specialties))}` +
+          `&location.address-state=${rng.pick(withZip).state ?? s.state!}` +
+          "&_include=PractitionerRole:practitioner";
+        break;
+      }
+      case "fhir_read":
+        yield `/fhir/Practitioner/${p.npi}`;
         break;
     }
   }

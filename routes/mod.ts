@@ -20,6 +20,7 @@ import { documentCaching, withDataCache } from "../lib/http/cache.ts";
 import type { Metrics } from "../lib/service/metrics.ts";
 import { registryApiRoutes } from "./registry_api.ts";
 import type { Config } from "../lib/config.ts";
+import { fhirRoutes } from "./fhir.ts";
 
 /** What routes need from the application. */
 export interface RouteDeps {
@@ -61,6 +62,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
     cachedGet(datasetRoute(deps.dataset), cached),
     cachedGet(specialtiesRoute(deps.dataset), cached),
     ...registryApiRoutes(deps.dataset, { maxSkip: deps.config?.registryMaxSkip }),
+    ...fhirRoutes(deps.dataset),
     ...webRoutes(),
     openApiRoute(() => table, policy),
   ];

@@ -39,8 +39,12 @@ Deno.test("[bench] every cold class yields distinct paths from the harvest", () 
     assert(paths.length > 0, `${cls} has paths`);
     assertEquals(new Set(paths).size, paths.length, `${cls} paths are distinct`);
     assert(paths.length <= 200);
-    const prefix = cls === "registry_api" ? "/api/?version=2.1&" : "/v1/providers/";
-    for (const p of paths) assert(p.startsWith(prefix), p);
+    const root = cls === "registry_api"
+      ? "/api/?version=2.1&"
+      : cls.startsWith("fhir_")
+      ? "/fhir/"
+      : "/v1/providers/";
+    for (const p of paths) assert(p.startsWith(root), p);
   }
   // The same seed gives the same paths.
   assertEquals(coldPaths("surname", providers, 50, 3), coldPaths("surname", providers, 50, 3));

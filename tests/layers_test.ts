@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["store"],
   ["release"],
   ["search", "import", "demo", "api"],
-  ["registry_api"],
+  ["registry_api", "fhir"],
   ["service"],
 ];
 

@@ -48,6 +48,15 @@ function renderResponse(spec: ResponseSpec): Record<string, unknown> {
   return out;
 }
 
+/** Descriptions of operation tags, shown in the document's `tags` list. */
+const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  fhir:
+    "FHIR R4 provider directory (Da Vinci PDex Plan-Net resources) under `/fhir`: Practitioner, " +
+    "PractitionerRole, Organization, Location, Endpoint. Its own contract is the CapabilityStatement at " +
+    "`GET /fhir/metadata` (search parameters, includes, profiles); responses are `application/fhir+json`, " +
+    "errors OperationOutcome. Guide: docs/fhir.md.",
+};
+
 /**
  * Converts a `URLPattern` pathname (`/v1/providers/:npi`) to OpenAPI form
  * (`/v1/providers/{npi}`); an optional trailing slash (`/api{/}?`) is
@@ -155,12 +164,18 @@ export function buildOpenApi(routes: readonly Route[], info: ApiInfo): Record<st
     item.description = `Allowed methods: ${allowedMethods(route)}`;
     paths[openApiPath(route.path)] = item;
   }
+  const tags = [
+    ...new Set(routes.flatMap((r) => Object.values(r.methods).flatMap((e) => e.operation.tags))),
+  ]
+    .filter((name) => TAG_DESCRIPTIONS[name])
+    .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] }));
   return {
     openapi: "3.1.0",
     info: { ...info, license: { name: "MIT", identifier: "MIT" } },
     servers: [{ url: "/" }],
     // A public API: no operation needs credentials (rate limits are per client address).
     security: [],
+    tags,
     paths,
     components: { schemas: COMPONENT_SCHEMAS },
   };

@@ -125,6 +125,34 @@ const registryResult: JsonSchema = {
 
 /** Component schemas by name. */
 export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
+  OperationOutcome: {
+    type: "object",
+    description: "FHIR R4 OperationOutcome: the errors of the /fhir endpoint",
+    required: ["resourceType", "issue"],
+    properties: {
+      resourceType: { const: "OperationOutcome" },
+      issue: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["severity", "code"],
+          properties: {
+            severity: { type: "string" },
+            code: { type: "string" },
+            diagnostics: { type: "string" },
+            expression: { type: "array", items: { type: "string" } },
+          },
+        },
+      },
+    },
+  },
+  FhirResource: {
+    type: "object",
+    description:
+      "A FHIR R4 resource (Bundle, CapabilityStatement, Practitioner…); see /fhir/metadata",
+    required: ["resourceType"],
+    properties: { resourceType: { type: "string" } },
+  },
   Problem: {
     type: "object",
     description: "RFC 9457 problem details",

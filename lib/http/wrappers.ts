@@ -138,28 +138,35 @@ export function withRequestMetrics(
 }
 
 /**
+ * Another rendering of errors for some paths (the FHIR endpoint answers
+ * with OperationOutcome): a response, or `null` for the problem document.
+ */
+export type ErrorRenderer = (error: HttpError, ctx: RequestContext) => Response | null;
+
+/**
  * Turns thrown errors into problem responses: an {@linkcode HttpError} as
  * itself, anything else as a 500 that shows no internals (the cause is
- * logged with the request id).
+ * logged with the request id). `renderer` may answer some paths its own way.
  */
-export function withErrors(log: Logger): Wrapper {
+export function withErrors(log: Logger, renderer?: ErrorRenderer): Wrapper {
   return function errors(next: Handler): Handler {
     return (request, ctx) => {
+      const answer = (error: HttpError): Response =>
+        renderer?.(error, ctx) ?? problemResponse(error, ctx.requestId);
       const render = (error: unknown): Response => {
-        if (error instanceof HttpError) return problemResponse(error, ctx.requestId);
+        if (error instanceof HttpError) return answer(error);
         log.error("unhandled error", {
           request_id: ctx.requestId,
           path: ctx.pathname.slice(0, 512),
           error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
           stack: error instanceof Error ? error.stack : undefined,
         });
-        return problemResponse(
+        return answer(
           new HttpError(
             STATUS_CODE.InternalServerError,
             "The server failed to answer this request: try again, and report the request id if it persists",
             { type: "internal" },
           ),
-          ctx.requestId,
         );
       };
       try {

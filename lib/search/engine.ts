@@ -155,7 +155,7 @@ function flagTest(query: SearchQuery): { mask: number; value: number } {
   if (!query.includeDeactivated) {
     mask |= FLAG.active;
     value |= FLAG.active;
-  }
+  } else if (query.deactivatedOnly) mask |= FLAG.active;
   if (query.entity === 1) {
     mask |= FLAG.individual;
     value |= FLAG.individual;
@@ -188,7 +188,7 @@ function hasListFilter(query: SearchQuery): boolean {
     query.npis || query.states || query.cities || query.postal || query.taxonomyCodes ||
       query.specialtyCodes ||
       query.lastNames || query.firstNames || query.organizationNames || query.check ||
-      query.idRange,
+      query.idRange || query.anyNames || query.addresses,
   );
 }
 
@@ -242,12 +242,30 @@ function listFilters(query: SearchQuery, ctx: EngineContext): FilterList[] {
     }
     plain(unionAll(parts, universe));
   }
+  if (query.addresses) {
+    const parts: Uint32Array[] = [];
+    for (const a of query.addresses) {
+      if (a.city) parts.push(index.prefix(FIELD.city, a.city));
+      if (a.state) parts.push(index.list(FIELD.state, a.state));
+      if (a.zip) parts.push(index.prefix(FIELD.zip5, a.zip));
+    }
+    plain(unionAll(parts, universe));
+  }
   for (const codes of [query.taxonomyCodes, query.specialtyCodes]) {
     if (codes) cached(`codes:${codes}`, union(FIELD.anyCode, codes));
   }
   if (query.lastNames) plain(nameLists(index, FIELD.lastKey, query.lastNames));
   if (query.firstNames) plain(nameLists(index, FIELD.firstKey, query.firstNames));
   if (query.organizationNames) plain(nameLists(index, FIELD.orgKey, query.organizationNames));
+  if (query.anyNames) {
+    const names = query.anyNames;
+    plain(
+      unionAll(
+        [FIELD.lastKey, FIELD.firstKey, FIELD.orgKey].map((f) => nameLists(index, f, names)),
+        universe,
+      ),
+    );
+  }
   return lists;
 }
 

@@ -135,8 +135,10 @@ interface Task {
   /** When it was queued and when a worker took it, on `clock()`. */
   queuedAt: number;
   startedAt: number;
-  resolve(body: string): void;
+  resolve(value: unknown): void;
   reject(error: unknown): void;
+  /** Turns the worker's page into the answer; `null`: the pool's `render`. */
+  render: ((job: SearchJob, page: SearchPage) => unknown) | null;
   onAbort: (() => void) | null;
 }
 
@@ -293,6 +295,32 @@ export class SearchPool {
    * or the pool is closing.
    */
   run(job: SearchJob, watch: Watch = {}): Promise<string> {
+    return this.#submit<string>(job, watch, null);
+  }
+
+  /**
+   * Runs a search in a worker and resolves with the page itself (ids,
+   * distances, total, next position), for callers that render their own
+   * bodies (the FHIR endpoint). Needs a pool started with `render`; waits,
+   * sheds load and times out as {@linkcode SearchPool.run} does.
+   *
+   * @example
+   * ```ts
+   * const page = await pool.page({ query, cursorScope, startedAt: clock() }, { deadline });
+   * ```
+   */
+  page(job: SearchJob, watch: Watch = {}): Promise<SearchPage> {
+    if (!this.#options.render) {
+      return Promise.reject(new Error("SearchPool.page needs a pool started with 'render'"));
+    }
+    return this.#submit<SearchPage>(job, watch, (_job, page) => page);
+  }
+
+  #submit<T>(
+    job: SearchJob,
+    watch: Watch,
+    render: ((job: SearchJob, page: SearchPage) => T) | null,
+  ): Promise<T> {
     if (this.#closing) {
       return Promise.reject(
         new UnavailableError("The search workers are shutting down: try again", 1, "unavailable"),
@@ -300,7 +328,7 @@ export class SearchPool {
     }
     const deadline = watch.deadline ?? Infinity;
     if (watch.signal?.aborted || clock() >= deadline) return Promise.reject(new DeadlineError());
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const now = clock();
       const task: Task = {
         id: this.#nextId++,
@@ -309,9 +337,10 @@ export class SearchPool {
         signal: watch.signal,
         queuedAt: now,
         startedAt: now,
-        resolve,
+        resolve: resolve as (value: unknown) => void,
         reject,
         onAbort: null,
+        render,
       };
       const free = this.#slots.find((s) => s.ready && !s.task);
       if (free) {
@@ -490,7 +519,7 @@ export class SearchPool {
     if (message.type === "result") task.resolve(message.body);
     else if (message.type === "page") {
       try {
-        task.resolve(this.#options.render!(task.job, message.page));
+        task.resolve((task.render ?? this.#options.render!)(task.job, message.page));
       } catch (error) {
         task.reject(error);
       }

@@ -28,6 +28,16 @@ export interface PostalMatch {
   prefixes: string[];
 }
 
+/** One FHIR `address` value: any of these parts of the place may start with it. */
+export interface AddressMatch {
+  /** A city prefix, folded and upper case as stored. */
+  city: string | null;
+  /** A state code, when the value is one. */
+  state: string | null;
+  /** A ZIP prefix (2 to 5 digits). */
+  zip: string | null;
+}
+
 /** A point and a radius. */
 export interface NearMatch {
   lat: number;
@@ -52,6 +62,8 @@ export interface SearchQuery {
   lastNames: NameMatch[] | null;
   firstNames: NameMatch[] | null;
   organizationNames: NameMatch[] | null;
+  /** Any of last, first or organization name (FHIR `name`); absent: no filter. */
+  anyNames?: NameMatch[] | null;
   entity: 1 | 2 | null;
   /** Codes from `taxonomy`. */
   taxonomyCodes: string[] | null;
@@ -61,9 +73,13 @@ export interface SearchQuery {
   cities: string[] | null;
   states: string[] | null;
   postal: PostalMatch | null;
+  /** FHIR `address` values (OR); absent: no filter. */
+  addresses?: AddressMatch[] | null;
   near: NearMatch | null;
   sex: "M" | "F" | null;
   includeDeactivated: boolean;
+  /** Only deactivated NPIs (FHIR `active=false`); needs `includeDeactivated`. */
+  deactivatedOnly?: boolean;
   sort: SortOrder;
   limit: number;
   offset: number;

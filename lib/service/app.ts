@@ -21,6 +21,7 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import { healthResponse, isHealthPath } from "../http/health.ts";
 import type { Metrics } from "./metrics.ts";
+import { fhirErrorResponse } from "../fhir/outcome.ts";
 
 /** The handler `Deno.serve` calls. */
 export type ServeHandler = (
@@ -79,7 +80,7 @@ export function createApp(options: AppOptions, routes: Route[]): App {
       minBytes: config.compressionMinBytes,
       onEncoded: (...args) => metrics.encoded(...args),
     }),
-    withErrors(log),
+    withErrors(log, fhirErrorResponse),
     withUrlLimit(),
   );
   if (config.rateLimitPerMinute > 0) {

@@ -1,0 +1,517 @@
+/**
+ * The FHIR directory over a provider store: read by id and search, on the
+ * same engine (and search workers) as `GET /v1/providers/search`. Parsing
+ * lives in `./search_params.ts`, resources in `./resources.ts`, the Bundle in
+ * `./bundle.ts`; this module joins them to the data.
+ *
+ * @module
+ */
+import { HttpError, NotFoundError, ValidationError } from "../http/errors.ts";
+import type { SearchableStore } from "../search/searcher.ts";
+import { ReleaseChangedError } from "../search/params.ts";
+import type { SearchPool } from "../search/pool.ts";
+import type { CursorPosition, SearchQuery } from "../search/query.ts";
+import type { SearchHit, SearchPage } from "../search/engine.ts";
+import {
+  CursorError,
+  CursorReleaseError,
+  type CursorScope,
+  decodeCursor,
+  encodeCursor,
+} from "../search/cursor.ts";
+import { clock, type Watch } from "../deadline.ts";
+import { resolveSpecialty, type SpecialtyIndex } from "../taxonomy/resolve.ts";
+import { distance } from "../geo/zip.ts";
+import { nameKey } from "../text/fold.ts";
+import type { Provider } from "../provider.ts";
+import { ID_FORMS, parseId, type ResourceType } from "./ids.ts";
+import {
+  type DistanceUnit,
+  FhirSearchError,
+  type IncludeSpec,
+  onlyIds,
+  type ParsedSearch,
+  parseSearch,
+} from "./search_params.ts";
+import {
+  type ProviderResources,
+  providerResources,
+  type RenderContext,
+  type Resource,
+} from "./resources.ts";
+import { type BundleEntry, searchBundle } from "./bundle.ts";
+
+/** What the directory reads from. */
+export interface DirectoryDeps {
+  store: SearchableStore;
+  /** The release being served: cursors are bound to it. */
+  release: string;
+  /** Search workers; `null` runs searches on the serving thread. */
+  pool: SearchPool | null;
+  /** The store's specialty index (for `specialty:text`). */
+  specialties: SpecialtyIndex;
+}
+
+const contexts = new WeakMap<SearchableStore, RenderContext>();
+
+/**
+ * How resources of `store` are rendered: NUCC display names from its code
+ * set, and organization subparts' parents found by exact legal name (cached).
+ */
+export function renderContext(store: SearchableStore): RenderContext {
+  let ctx = contexts.get(store);
+  if (ctx) return ctx;
+  const displays = new Map(store.taxonomy().map((t) => [t.code, t.display]));
+  const parents = new Map<string, string | null>();
+  ctx = {
+    displayOf: (code) => displays.get(code) ?? null,
+    parentOf(p) {
+      const name = p.organization?.parent_name;
+      if (!name) return null;
+      const key = nameKey(name);
+      if (!key) return null;
+      let parent = parents.get(key);
+      if (parent === undefined) {
+        parent = findParent(store, key);
+        if (parents.size >= 10_000) parents.clear();
+        parents.set(key, parent);
+      }
+      return parent === p.npi ? null : parent;
+    },
+  };
+  contexts.set(store, ctx);
+  return ctx;
+}
+
+/** Most organizations sharing a parent's name that are examined to find it. */
+const PARENT_CANDIDATES = 200;
+
+/**
+ * The one organization in use, not itself a subpart, whose legal name is
+ * `key`; `null` when there is none, more than one, or too many namesakes to
+ * tell (subparts often share their parent's legal name).
+ */
+function findParent(store: SearchableStore, key: string): string | null {
+  const query = engineQuery({
+    organizationNames: [{ key, prefix: false }],
+    entity: 2,
+    includeDeactivated: false,
+    limit: PARENT_CANDIDATES,
+  });
+  const page = store.search(query);
+  if (page.total > PARENT_CANDIDATES) return null;
+  const found = store.getProvidersById(page.hits.map((h) => h.id))
+    .map((r) => r.provider)
+    .filter((p) => !p.organization?.subpart && nameKey(p.organization?.name ?? "") === key);
+  return found.length === 1 ? found[0]!.npi : null;
+}
+
+/** A full engine query from the parts given. */
+function engineQuery(parts: Partial<SearchQuery>): SearchQuery {
+  return {
+    words: null,
+    npis: null,
+    lastNames: null,
+    firstNames: null,
+    organizationNames: null,
+    entity: null,
+    taxonomyCodes: null,
+    specialtyCodes: null,
+    cities: null,
+    states: null,
+    postal: null,
+    near: null,
+    sex: null,
+    includeDeactivated: true,
+    sort: "name",
+    limit: 20,
+    offset: 0,
+    cursor: null,
+    facets: [],
+    ...parts,
+  };
+}
+
+/**
+ * Reads one resource. Unknown ids are 404s saying what ids look like; a
+ * deactivated NPI of which NPPES publishes nothing else is a 410.
+ *
+ * @example
+ * ```ts
+ * const practitioner = readResource(store, "Practitioner", "1234567893");
+ * ```
+ */
+export function readResource(store: SearchableStore, type: ResourceType, id: string): Resource {
+  const parsed = parseId(type, id);
+  if (!parsed) {
+    throw new NotFoundError(
+      `No ${type} has id '${id.slice(0, 40)}': ${type} ids are ${ID_FORMS[type]}`,
+    );
+  }
+  const provider = store.getProvider(parsed.npi);
+  if (!provider) {
+    throw new NotFoundError(`No ${type} has id '${id}': no provider has NPI ${parsed.npi}`);
+  }
+  if (provider.entity_type === null) {
+    throw new HttpError(
+      410,
+      `NPI ${parsed.npi} was deactivated${
+        provider.deactivation_date ? ` on ${provider.deactivation_date}` : ""
+      }; NPPES publishes nothing else about it`,
+      { type: "gone" },
+    );
+  }
+  const found = resourcesOfType(providerResources(provider, renderContext(store)), type)
+    .find((r) => r.id === id);
+  if (!found) {
+    const other = provider.entity_type === "individual" ? "Practitioner" : "Organization";
+    const hint = type === other || type === "Location" || type === "Endpoint"
+      ? ""
+      : `: NPI ${parsed.npi} is ${
+        provider.entity_type === "individual" ? "an individual" : "an organization"
+      }, see ${other}/${parsed.npi}`;
+    throw new NotFoundError(`No ${type} has id '${id}'${hint}`);
+  }
+  return found;
+}
+
+function resourcesOfType(all: ProviderResources, type: ResourceType): Resource[] {
+  switch (type) {
+    case "Practitioner":
+      return all.practitioner ? [all.practitioner] : [];
+    case "Organization":
+      return all.organization ? [all.organization] : [];
+    case "PractitionerRole":
+      return all.role ? [all.role] : [];
+    case "Location":
+      return all.locations;
+    case "Endpoint":
+      return all.endpoints;
+  }
+}
+
+/** The identity of a search for its cursors: everything but `_count` and `_cursor`. */
+function searchScope(type: ResourceType, params: URLSearchParams, release: string): CursorScope {
+  const entries = [...params].filter(([k]) => k !== "_count" && k !== "_cursor").sort();
+  return { query: `fhir|${type}|${JSON.stringify(entries)}`, release };
+}
+
+/** What a search request is: the parsed parameters and where it came from. */
+export interface SearchRequest {
+  type: ResourceType;
+  /** The request URL (its query string is the search; `self` and `next` links derive from it). */
+  url: URL;
+  /** The base of fullUrls, e.g. `https://host/fhir`. */
+  base: string;
+  watch: Watch;
+}
+
+/** Turns a parsed search into the engine's query; `null` when it matches nothing. */
+export function toEngineQuery(
+  search: ParsedSearch,
+  specialties: SpecialtyIndex,
+  cursor: CursorPosition | null,
+): SearchQuery | null {
+  const q = search.query;
+  if (q.none) return null;
+  let specialtyCodes: string[] | null = null;
+  if (q.specialtyWords) {
+    const codes = new Set<string>();
+    for (const words of q.specialtyWords) {
+      const resolved = resolveSpecialty(specialties, words);
+      if (!resolved.ok) {
+        const hint = resolved.suggestions.length
+          ? `: did you mean ${resolved.suggestions.map((s) => `'${s}'`).join(", ")}?`
+          : ": see /v1/specialties";
+        throw new FhirSearchError([{
+          parameter: "specialty:text",
+          message: `'${words.slice(0, 60)}' is not a known specialty${hint}`,
+        }]);
+      }
+      for (const code of resolved.codes) codes.add(code);
+    }
+    specialtyCodes = [...codes].sort();
+  }
+  const type = search.type;
+  let npis = q.npis;
+  if (type === "Location" && q.ids) {
+    // With other filters, a Location search finds primary locations ({npi}-0) only.
+    const primary = new Set(q.ids.filter((id) => id.endsWith("-0")).map((id) => id.slice(0, 10)));
+    npis = (npis ?? []).filter((n) => primary.has(n));
+    if (npis.length === 0) return null;
+  }
+  const organizationOnly = type === "Organization" ||
+    (type === "Location" && q.organizationNames !== null) ||
+    (type === "Location" && q.npis !== null && q.ids === null);
+  const entity = type === "Practitioner" || type === "PractitionerRole"
+    ? 1
+    : organizationOnly
+    ? 2
+    : null;
+  // Location searches cover the primary locations of NPIs in use (see docs/fhir.md).
+  const includeDeactivated = type === "Location" ? false : q.active !== true;
+  return engineQuery({
+    npis: npis ? npis.map(Number) : null,
+    lastNames: q.lastNames,
+    firstNames: q.firstNames,
+    organizationNames: q.organizationNames,
+    anyNames: q.anyNames,
+    entity,
+    taxonomyCodes: q.taxonomyCodes,
+    specialtyCodes,
+    cities: q.cities,
+    states: q.states,
+    postal: q.postal,
+    addresses: q.addresses,
+    near: q.near
+      ? { lat: q.near.lat, lon: q.near.lon, radius: q.near.radius, unit: q.near.unit }
+      : null,
+    sex: q.sex,
+    includeDeactivated,
+    deactivatedOnly: q.active === false,
+    sort: q.near ? "distance" : "name",
+    limit: Math.max(1, search.count),
+    cursor,
+  });
+}
+
+function invalid(error: FhirSearchError): ValidationError {
+  return new ValidationError(error.errors);
+}
+
+/**
+ * Answers `GET /fhir/{type}?…` with a searchset Bundle: exact `total`, a
+ * `next` link while results remain, included resources after the matches.
+ *
+ * @example
+ * ```ts
+ * const bundle = await searchResources(deps, { type: "Practitioner", url, base, watch: {} });
+ * ```
+ */
+export async function searchResources(
+  deps: DirectoryDeps,
+  request: SearchRequest,
+): Promise<Record<string, unknown>> {
+  const { store } = deps;
+  const params = request.url.searchParams;
+  let search: ParsedSearch;
+  try {
+    search = parseSearch(request.type, params);
+  } catch (error) {
+    if (error instanceof FhirSearchError) throw invalid(error);
+    throw error;
+  }
+  const scope = searchScope(request.type, params, deps.release);
+  let cursor: CursorPosition | null = null;
+  if (search.cursor) {
+    try {
+      cursor = decodeCursor(search.cursor, scope);
+    } catch (error) {
+      // A cursor of an earlier release: 410, as the native search answers (an OperationOutcome here).
+      if (error instanceof CursorReleaseError) throw new ReleaseChangedError(error);
+      if (!(error instanceof CursorError)) throw error;
+      throw new ValidationError([{ parameter: "_cursor", message: error.message }]);
+    }
+  }
+  const ctx = renderContext(store);
+  let total: number;
+  let matches: { resource: Resource; hit?: SearchHit }[];
+  let next: CursorPosition | null;
+  const owners = new Map<string, ProviderResources>();
+  const own = (p: Provider) => {
+    let all = owners.get(p.npi);
+    if (!all) {
+      all = providerResources(p, ctx);
+      owners.set(p.npi, all);
+    }
+    return all;
+  };
+  if (search.type === "Endpoint" || (search.type === "Location" && onlyIds(params))) {
+    // Looked up by id or owner: Endpoints (no index of their own) and Locations by `_id` alone
+    // (which finds secondary locations too).
+    const found: Resource[] = [];
+    for (const npi of search.query.none ? [] : search.query.npis ?? []) {
+      const p = store.getProvider(npi);
+      if (!p || (params.has("organization") && p.entity_type !== "organization")) continue;
+      const all = own(p);
+      for (const r of search.type === "Endpoint" ? all.endpoints : all.locations) {
+        if (!search.query.ids || search.query.ids.includes(r.id)) found.push(r);
+      }
+    }
+    const start = cursor?.offset ?? 0;
+    total = found.length;
+    matches = found.slice(start, start + search.count).map((resource) => ({ resource }));
+    next = start + search.count < total ? { offset: start + search.count, after: [] } : null;
+  } else {
+    let query: SearchQuery | null;
+    try {
+      query = toEngineQuery(search, deps.specialties, cursor);
+    } catch (error) {
+      if (error instanceof FhirSearchError) throw invalid(error);
+      throw error;
+    }
+    const page: SearchPage = query === null
+      ? { total: 0, hits: [], next: null, offset: 0 }
+      : deps.pool
+      ? await deps.pool.page({ query, cursorScope: scope, startedAt: clock() }, request.watch)
+      : store.search(query, request.watch);
+    total = page.total;
+    const hits = search.count === 0 ? [] : page.hits;
+    next = search.count === 0 ? null : page.next;
+    const providers = store.getProvidersById(hits.map((h) => h.id));
+    const byId = new Map(providers.map((r) => [r.id, r.provider]));
+    matches = [];
+    for (const hit of hits) {
+      const p = byId.get(hit.id);
+      if (!p) continue;
+      const all = own(p);
+      const resource = search.type === "Location"
+        ? all.locations.find((l) => l.id === `${p.npi}-0`)
+        : resourcesOfType(all, search.type)[0];
+      if (resource) matches.push({ resource, hit });
+    }
+  }
+  const near = search.query.near;
+  // Every Location entry, matched or included, carries its distance from the `near` point.
+  const entry = (resource: Resource, mode: "match" | "include"): BundleEntry => {
+    const position = resource.position as { latitude: number; longitude: number } | undefined;
+    if (!near || !position) return { resource, mode };
+    const value = distanceIn(
+      near.fhirUnit,
+      near.lat,
+      near.lon,
+      position.latitude,
+      position.longitude,
+    );
+    return { resource, mode, distance: { value, unit: near.fhirUnit } };
+  };
+  const entries: BundleEntry[] = matches.map(({ resource }) => entry(resource, "match"));
+  const included = includeResources(
+    store,
+    matches.map((m) => m.resource),
+    search.includes,
+    search.revincludes,
+    own,
+  );
+  for (const resource of included) entries.push(entry(resource, "include"));
+  const self = request.url.href;
+  let nextUrl: string | null = null;
+  if (next) {
+    const url = new URL(request.url.href);
+    url.searchParams.set("_cursor", encodeCursor(next, scope));
+    nextUrl = url.href;
+  }
+  return searchBundle({ base: request.base, total, entries, self, next: nextUrl });
+}
+
+/** Great-circle distance in a FHIR unit, to the metre. */
+function distanceIn(
+  unit: DistanceUnit,
+  lat1: number,
+  lon1: number,
+  lat2: number,
+  lon2: number,
+): number {
+  if (unit === "[mi_i]") return Math.round(distance(lat1, lon1, lat2, lon2, "mi") * 1000) / 1000;
+  const km = distance(lat1, lon1, lat2, lon2, "km");
+  return unit === "m" ? Math.round(km * 1000) : Math.round(km * 1000) / 1000;
+}
+
+/** The NPI a resource derives from. */
+function npiOf(resource: Resource): string {
+  return resource.id.slice(0, 10);
+}
+
+/**
+ * The resources `_include` and `_revinclude` add: each resource once, none
+ * that is already a match. `:iterate` ones also apply to what was included.
+ */
+export function includeResources(
+  store: SearchableStore,
+  matches: readonly Resource[],
+  includes: readonly IncludeSpec[],
+  revincludes: readonly IncludeSpec[],
+  own: (p: Provider) => ProviderResources,
+): Resource[] {
+  const key = (r: Resource) => `${r.resourceType}/${r.id}`;
+  const seen = new Set(matches.map(key));
+  const out: Resource[] = [];
+  const loaded = new Map<string, ProviderResources | null>();
+  const ownOf = (npi: string): ProviderResources | null => {
+    let all = loaded.get(npi);
+    if (all === undefined) {
+      const p = store.getProvider(npi);
+      all = p ? own(p) : null;
+      loaded.set(npi, all);
+    }
+    return all;
+  };
+  const related = (spec: string, reverse: boolean, r: Resource): Resource[] => {
+    const mine = ownOf(npiOf(r));
+    if (!mine) return [];
+    const [source] = spec.split(":");
+    if (reverse) {
+      switch (spec) {
+        case "PractitionerRole:practitioner":
+          return r.resourceType === "Practitioner" && mine.role ? [mine.role] : [];
+        case "PractitionerRole:location":
+          return r.resourceType === "Location" && mine.role ? [mine.role] : [];
+        case "Endpoint:organization":
+          return r.resourceType === "Organization" ? mine.endpoints : [];
+        case "Location:organization":
+          return r.resourceType === "Organization" ? mine.locations : [];
+        default:
+          return [];
+      }
+    }
+    if (r.resourceType !== source) return [];
+    switch (spec) {
+      case "PractitionerRole:practitioner":
+        return mine.practitioner ? [mine.practitioner] : [];
+      case "PractitionerRole:location": {
+        const ids = new Set(
+          (r.location as { reference: string }[] | undefined ?? []).map((l) => l.reference),
+        );
+        return mine.locations.filter((l) => ids.has(`Location/${l.id}`));
+      }
+      case "PractitionerRole:endpoint":
+      case "Organization:endpoint":
+        return mine.endpoints;
+      case "Organization:partof": {
+        const ref = (r.partOf as { reference?: string } | undefined)?.reference;
+        const parent = ref ? ownOf(ref.slice(ref.lastIndexOf("/") + 1)) : null;
+        return parent?.organization ? [parent.organization] : [];
+      }
+      case "Location:organization":
+      case "Endpoint:organization":
+        return r.managingOrganization && mine.organization ? [mine.organization] : [];
+      default:
+        return [];
+    }
+  };
+  const round = (pool: readonly Resource[], specs: { spec: IncludeSpec; reverse: boolean }[]) => {
+    let added = 0;
+    for (const r of pool) {
+      for (const { spec, reverse } of specs) {
+        for (const found of related(spec.value, reverse, r)) {
+          const k = key(found);
+          if (seen.has(k)) continue;
+          seen.add(k);
+          out.push(found);
+          added++;
+        }
+      }
+    }
+    return added;
+  };
+  const all = [
+    ...includes.map((spec) => ({ spec, reverse: false })),
+    ...revincludes.map((spec) => ({ spec, reverse: true })),
+  ];
+  round(matches, all);
+  const iterating = all.filter((s) => s.spec.iterate);
+  for (let i = 0; i < 4 && iterating.length; i++) {
+    if (round([...matches, ...out], iterating) === 0) break;
+  }
+  return out;
+}
