@@ -29,6 +29,12 @@ export interface Config {
   demoRecords: number;
   /** `DEMO_SEED`: seed of the demo dataset. */
   demoSeed: number;
+  /** `MATCH_MAX_ROWS`: most roster rows in one `POST /v1/match`. */
+  matchMaxRows: number;
+  /** `MATCH_MAX_BYTES`: most bytes of roster in one `POST /v1/match`. */
+  matchMaxBytes: number;
+  /** `STREAM_TIMEOUT_MS`: longest a streamed answer (export, match) may run. */
+  streamTimeoutMs: number;
 }
 
 /** Documentation of every variable, for the README and start-up errors. */
@@ -55,6 +61,17 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     meaning: "providers in the demo built on first start",
   },
   { name: "DEMO_SEED", default: "20260810", meaning: "seed of the demo dataset" },
+  { name: "MATCH_MAX_ROWS", default: "10000", meaning: "most roster rows a match request" },
+  {
+    name: "MATCH_MAX_BYTES",
+    default: "10485760 (10 MB)",
+    meaning: "most roster bytes a match request",
+  },
+  {
+    name: "STREAM_TIMEOUT_MS",
+    default: "600000 (10 min)",
+    meaning: "time limit of a streamed answer (export, match)",
+  },
 ];
 
 /**
@@ -113,6 +130,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxyHeader: header || null,
     demoRecords: integerVar(env, "DEMO_RECORDS", 100_000, 1, 20_000_000, problems),
     demoSeed: integerVar(env, "DEMO_SEED", 20260810, 0, 2 ** 32 - 1, problems),
+    matchMaxRows: integerVar(env, "MATCH_MAX_ROWS", 10_000, 1, 1_000_000, problems),
+    matchMaxBytes: integerVar(env, "MATCH_MAX_BYTES", 10 * 1024 * 1024, 1024, 2 ** 31, problems),
+    streamTimeoutMs: integerVar(env, "STREAM_TIMEOUT_MS", 600_000, 1000, 86_400_000, problems),
   };
   if (problems.length > 0) throw new TypeError(`Invalid configuration: ${problems.join("; ")}`);
   return config;

@@ -35,7 +35,14 @@ export type ToWorker =
     /** Answer pages (the serving thread renders them) instead of bodies. */
     pages: boolean;
   }
-  | { type: "search"; id: number; job: SearchJob; deadline: number }
+  | {
+    type: "search";
+    id: number;
+    job: SearchJob;
+    deadline: number;
+    /** Answer the page (its ids) instead of the body, whatever the worker's mode. */
+    page?: boolean;
+  }
   | { type: "close" };
 
 /** Messages a worker sends the pool. */
@@ -94,7 +101,9 @@ interface Task {
   job: SearchJob;
   deadline: number;
   signal: AbortSignal | undefined;
-  resolve(body: string): void;
+  /** Resolve with the page found, not a body (exports and roster matching read records themselves). */
+  wantsPage: boolean;
+  resolve(body: string | SearchPage): void;
   reject(error: unknown): void;
   onAbort: (() => void) | null;
 }
@@ -197,6 +206,20 @@ export class SearchPool {
    * or the pool is closing.
    */
   run(job: SearchJob, watch: Watch = {}): Promise<string> {
+    return this.#submit(job, watch, false) as Promise<string>;
+  }
+
+  /**
+   * Runs a search in a worker and resolves with its page: the ids of the
+   * hits and where the next page starts (exports page through whole result
+   * sets this way; roster matching gathers candidates). Rejects as
+   * {@linkcode SearchPool.run} does.
+   */
+  page(job: SearchJob, watch: Watch = {}): Promise<SearchPage> {
+    return this.#submit(job, watch, true) as Promise<SearchPage>;
+  }
+
+  #submit(job: SearchJob, watch: Watch, wantsPage: boolean): Promise<string | SearchPage> {
     if (this.#closing) {
       return Promise.reject(
         new UnavailableError("The search workers are shutting down: try again", 1, "unavailable"),
@@ -204,12 +227,13 @@ export class SearchPool {
     }
     const deadline = watch.deadline ?? Infinity;
     if (watch.signal?.aborted || clock() >= deadline) return Promise.reject(new DeadlineError());
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<string | SearchPage>((resolve, reject) => {
       const task: Task = {
         id: this.#nextId++,
         job,
         deadline,
         signal: watch.signal,
+        wantsPage,
         resolve,
         reject,
         onAbort: null,
@@ -346,7 +370,13 @@ export class SearchPool {
       );
     }
     slot.worker.postMessage(
-      { type: "search", id: task.id, job: task.job, deadline: task.deadline } satisfies ToWorker,
+      {
+        type: "search",
+        id: task.id,
+        job: task.job,
+        deadline: task.deadline,
+        page: task.wantsPage,
+      } satisfies ToWorker,
     );
   }
 
@@ -365,7 +395,10 @@ export class SearchPool {
     const task = this.#finish(slot)!;
     // The worker takes its next search first; the page is rendered here meanwhile.
     this.#pump();
-    if (message.type === "result") task.resolve(message.body);
+    if (message.type === "result" && !task.wantsPage) task.resolve(message.body);
+    else if (message.type === "result") {
+      task.reject(new Error("The search worker answered a body, not a page"));
+    } else if (message.type === "page" && task.wantsPage) task.resolve(message.page);
     else if (message.type === "page") {
       try {
         task.resolve(this.#options.render!(task.job, message.page));

@@ -70,7 +70,7 @@ scope.onmessage = (event) => {
       }
       try {
         if (delayMs > 0) block(delayMs);
-        if (pages) {
+        if (pages || message.page) {
           scope.postMessage({ type: "page", id, page: store.search(job.query, { deadline }) });
         } else {scope.postMessage({
             type: "result",
