@@ -15,7 +15,7 @@ import { personName, phone, street, zip } from "../lib/match/normalize.ts";
 import { prepareRow } from "../lib/match/prepare.ts";
 import { judge } from "../lib/match/verdicts.ts";
 import { classify, decide } from "../lib/match/classify.ts";
-import { matchRows, type MatchResult, RosterMatcher } from "../lib/match/matcher.ts";
+import { type MatchResult, matchRows, RosterMatcher } from "../lib/match/matcher.ts";
 import { readRoster, RosterError } from "../lib/match/roster_parse.ts";
 import { damagedRoster, scoreRoster } from "../lib/match/synthetic_roster.ts";
 import { buildSpecialtyIndex, resolveSpecialty } from "../lib/taxonomy/resolve.ts";
@@ -241,7 +241,9 @@ for (const seed of [1, 2]) {
     for await (const r of matchRows(roster.map((x) => x.row), matcherOver(demo))) results.push(r);
     const score = scoreRoster(roster, results);
     console.log(
-      `  seed ${seed}: precision ${score.precision.toFixed(4)}, recall ${score.recall.toFixed(3)} ` +
+      `  seed ${seed}: precision ${score.precision.toFixed(4)}, recall ${
+        score.recall.toFixed(3)
+      } ` +
         `(${score.right}/${roster.filter((r) => r.expected).length}); matched by damage ${
           JSON.stringify(score.byDamage)
         }`,
@@ -350,7 +352,11 @@ Deno.test("[match] one NPI is matched to one row; NPI checks are reported", asyn
 });
 
 Deno.test("[match] CSV answers, and bad input as 400/413/415 problems naming row and field", async () => {
-  const csv = await post("last_name,first_name,postal_code\nSmith,John,10001\n", "text/csv", "?format=csv");
+  const csv = await post(
+    "last_name,first_name,postal_code\nSmith,John,10001\n",
+    "text/csv",
+    "?format=csv",
+  );
   assertEquals(csv.status, 200);
   assertEquals(csv.headers.get("content-type"), "text/csv; charset=utf-8; header=present");
   const rows = (await csv.text()).trimEnd().split("\r\n");
@@ -373,7 +379,10 @@ Deno.test("[match] CSV answers, and bad input as 400/413/415 problems naming row
   await assertProblem(await post("last_name\nSmith\n", "application/json"), 415);
   await assertProblem(await post(""), 400);
   await assertProblem(await post("last_name\n"), 400);
-  const params = await assertProblem(await post("last_name\nSmith\n", "text/csv", "?max_candidates=50"), 400);
+  const params = await assertProblem(
+    await post("last_name\nSmith\n", "text/csv", "?max_candidates=50"),
+    400,
+  );
   assertEquals(params.errors?.[0]?.parameter, "max_candidates");
   const state = await lines(await post("last_name,state,postal_code\nSmith,XX,ABC\n"));
   assertEquals(state[0]!.status, "invalid");

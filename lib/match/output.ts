@@ -19,13 +19,14 @@ import { VERDICT_FIELDS } from "./verdicts.ts";
  *
  * @example
  * ```ts
- * datasetRelease(store.dataset()); // "demo:20050523-20260810"
+ * datasetRelease(store.dataset()); // "nppes:20050523-20251109", or "demo:20261125T110554Z"
  * ```
  */
 export function datasetRelease(info: DatasetInfo): string {
   const main = info.files.find((f) => f.kind === "npidata" || /npidata/i.test(f.name));
   const period = main ? /(\d{8}-\d{8}|\d{8})/.exec(main.name)?.[1] : undefined;
-  return period ? `${info.source}:${period}` : `${info.source}:${info.built_at}`;
+  const built = info.built_at.replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
+  return period ? `${info.source}:${period}` : `${info.source}:${built || "unknown"}`;
 }
 
 /** The last line of a match answer. */
