@@ -46,100 +46,110 @@ function baseQuery(): SearchQuery {
   };
 }
 
-/** A blocking search and whether it runs only when the earlier ones found nothing. */
+/** When a block is skipped. */
+export type BlockSkip =
+  /** Always runs. */
+  | "never"
+  /** Skipped once a candidate (other than the supplied NPI's) has been found. */
+  | "found"
+  /** Skipped once a candidate of evidence class 2 or better has been found. */
+  | "strong";
+
+/** A blocking search. */
 export interface Block {
   name: string;
   query: SearchQuery;
-  /** Run only if no earlier block found a candidate. */
-  fallback: boolean;
+  skip: BlockSkip;
 }
 
 /**
- * The blocking searches of a row, cheapest and most specific first.
+ * The blocking searches of a row, most specific first. Broad ones are
+ * skipped once the specific ones have found a strong candidate (its street
+ * or phone agrees: a namesake at the same address would have been found by
+ * the ZIP block already), and the fallbacks run only when nothing was found.
  *
  * @example
  * ```ts
- * blocks(prepared).map((b) => b.name); // ["npi", "surname_zip", "name_state", ...]
+ * blocks(prepared).map((b) => b.name); // ["npi", "name_zip", "surname_zip", "name_state", ...]
  * ```
  */
 export function blocks(row: PreparedRow): Block[] {
   const out: Block[] = [];
-  const add = (name: string, patch: Partial<SearchQuery>, fallback = false) =>
-    out.push({ name, query: { ...baseQuery(), ...patch }, fallback });
+  const add = (name: string, patch: Partial<SearchQuery>, skip: BlockSkip = "never") =>
+    out.push({ name, query: { ...baseQuery(), ...patch }, skip });
   if (row.npi) add("npi", { npis: [Number(row.npi)], limit: 1 });
   const zip5 = row.zip ? { zip5: [row.zip.zip5], exact: [], prefixes: [] } : null;
   const states = row.state ? [row.state] : null;
   if (row.kind === "individual" && row.person) {
     const p = row.person;
     const last = { key: p.lastKey, prefix: false };
-    const firsts = p.first && p.first.length > 1
+    const initialOnly = p.first?.length === 1;
+    const firsts = p.first && !initialOnly
       ? nicknames().aliasesOf(p.first).slice(0, 20).map((name) => ({
         key: nameKey(name),
         prefix: false,
       }))
-      : p.first
-      ? [{ key: p.first, prefix: true }]
       : null;
-    if (p.first?.length === 1) firsts![0]!.key = p.first; // An initial: no prefix of one letter.
-    const initialOnly = p.first?.length === 1;
-    if (zip5) add("surname_zip", { lastNames: [last], postal: zip5, entity: 1 });
-    if (firsts && !initialOnly) {
-      if (states) add("name_state", { lastNames: [last], firstNames: firsts, states, entity: 1 });
-      add("name_nationwide", { lastNames: [last], firstNames: firsts, entity: 1 }, states !== null);
+    if (zip5 && firsts) {
+      add("name_zip", { lastNames: [last], firstNames: firsts, postal: zip5, entity: 1 });
     }
-    if (p.middle && p.middle.length > 1 && firsts && !initialOnly) {
-      add("middle_as_surname", {
-        lastNames: [{ key: p.middle.replaceAll(" ", ""), prefix: false }],
-        firstNames: firsts,
-        states,
-        entity: 1,
-      });
+    // The surname alone at the ZIP: initials, first names that are neither equal nor nicknames.
+    if (zip5) {
+      add(
+        "surname_zip",
+        { lastNames: [last], postal: zip5, entity: 1 },
+        firsts ? "found" : "never",
+      );
     }
-    if (zip5 && firsts && !initialOnly) {
-      // A mistyped surname: the first name at the ZIP (judged as a typo, so never matched outright).
-      add("first_name_zip", { firstNames: firsts, postal: zip5, entity: 1 }, true);
+    if (firsts) {
+      if (states) {
+        add("name_state", { lastNames: [last], firstNames: firsts, states, entity: 1 }, "strong");
+      }
+      add(
+        "name_nationwide",
+        { lastNames: [last], firstNames: firsts, entity: 1 },
+        states ? "found" : "strong",
+      );
+      if (p.middle && p.middle.length > 1) {
+        // The maiden name in the middle slot, the registry still holding it as the surname.
+        add("middle_as_surname", {
+          lastNames: [{ key: p.middle.replaceAll(" ", ""), prefix: false }],
+          firstNames: firsts,
+          states,
+          entity: 1,
+        }, "found");
+      }
+      if (zip5) {
+        // A mistyped surname: the first name at the ZIP (judged a typo, so never matched outright).
+        add("first_name_zip", { firstNames: firsts, postal: zip5, entity: 1 }, "found");
+      }
     }
-    const words = [...(p.first && !initialOnly ? [p.first] : []), ...p.last];
+    // Typo-tolerant free text, and surnames given in part (NAKAMURA for NAKAMURA-JONES).
     add("free_text", {
-      words,
+      words: [...(firsts ? [p.first!] : []), ...p.last],
       sort: "relevance",
       postal: zip5,
       states: zip5 ? null : states,
       entity: 1,
       limit: 20,
-    });
+    }, "found");
   } else if (row.org) {
-    add("org_name", {
-      organizationNames: [{ key: row.org.words.join(""), prefix: false }],
-      entity: 2,
-    });
+    const raw = nameKey(row.source.values.organization_name ?? "");
+    const keys = [...new Set([raw, row.org.key])].map((key) => ({ key, prefix: false }));
+    if (zip5) add("org_name_zip", { organizationNames: keys, postal: zip5, entity: 2 });
     const words = row.org.words.slice(0, 6);
+    if (zip5 && words.length) {
+      add(
+        "org_words_zip",
+        { words, sort: "relevance", postal: zip5, entity: 2, limit: 20 },
+        "strong",
+      );
+    }
+    if (states) add("org_name_state", { organizationNames: keys, states, entity: 2 }, "strong");
+    add("org_name", { organizationNames: keys, entity: 2 }, "found");
     if (words.length) {
-      if (zip5) {
-        add("org_words_zip", { words, sort: "relevance", postal: zip5, entity: 2, limit: 20 });
-      }
-      add("org_words_state", { words, sort: "relevance", states, entity: 2, limit: 20 });
+      add("org_words_state", { words, sort: "relevance", states, entity: 2, limit: 20 }, "found");
     }
   }
   return out;
-}
-
-/**
- * The internal ids of a row's candidates, in the order found, without
- * repeats. Fallback blocks run only when nothing was found before them.
- *
- * @example
- * ```ts
- * const ids = await candidateIds(prepared, (q) => store.search(q));
- * ```
- */
-export async function candidateIds(row: PreparedRow, find: FindPage): Promise<number[]> {
-  const ids = new Set<number>();
-  for (const block of blocks(row)) {
-    if (block.fallback && ids.size > (row.npi ? 1 : 0)) continue;
-    if (block.fallback && block.name === "first_name_zip" && ids.size > 0) continue;
-    const page = await find(block.query);
-    for (const hit of page.hits) ids.add(hit.id);
-  }
-  return [...ids];
 }

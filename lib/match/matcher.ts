@@ -7,7 +7,7 @@
  * @module
  */
 import type { Provider } from "../provider.ts";
-import { candidateIds, type FindPage } from "./candidates.ts";
+import { blocks, type FindPage } from "./candidates.ts";
 import { classify, compareJudged, decide, type Judged } from "./classify.ts";
 import { prepareRow, type RowProblem, type SpecialtyResolver } from "./prepare.ts";
 import type { RosterRow } from "./roster_parse.ts";
@@ -152,15 +152,28 @@ export class RosterMatcher {
         errors: row.problems,
       };
     }
-    const ids = (await candidateIds(row, this.#deps.find)).slice(0, MAX_JUDGED);
-    const records = this.#deps.records(ids);
     const individual = row.kind === "individual";
     const judged: { j: Judged; p: Provider }[] = [];
+    const seen = new Set<number>();
     let supplied: Provider | null = null;
-    for (const { provider } of records) {
-      if (row.npi && provider.npi === row.npi) supplied = provider;
-      const j = classify(provider.npi, judge(row, provider), individual);
-      if (j.evidenceClass < 9) judged.push({ j, p: provider });
+    let found = 0;
+    let strong = false;
+    let truncated = false;
+    for (const block of blocks(row)) {
+      if (block.skip === "found" && found > 0) continue;
+      if (block.skip === "strong" && strong) continue;
+      if (seen.size >= MAX_JUDGED) break;
+      const page = await this.#deps.find(block.query);
+      if (block.skip === "never" && page.total > page.hits.length) truncated = true;
+      const fresh = page.hits.map((h) => h.id).filter((id) => !seen.has(id));
+      for (const id of fresh) seen.add(id);
+      for (const { provider } of this.#deps.records(fresh)) {
+        if (row.npi && provider.npi === row.npi) supplied = provider;
+        else found++;
+        const j = classify(provider.npi, judge(row, provider), individual);
+        if (j.evidenceClass < 9) judged.push({ j, p: provider });
+        if (j.evidenceClass <= 2) strong = true;
+      }
     }
     judged.sort((a, b) => compareJudged(a.j, b.j));
     const warnings = [...row.warnings];
@@ -182,6 +195,14 @@ export class RosterMatcher {
     );
     if (decision.reason === "candidate_deactivated" && judged[0]?.p === supplied) {
       decision.reason = "npi_deactivated";
+    }
+    if (truncated) {
+      warnings.push("candidates_truncated");
+      // More namesakes than one search returns: a unique best among those read proves nothing.
+      if (decision.status === "matched" && judged[0]?.j.evidenceClass !== 1) {
+        decision.status = "review";
+        decision.reason = "too_many_candidates";
+      }
     }
     const top = judged[0];
     const result: MatchResult = {
