@@ -16,6 +16,7 @@ import { prepareRow } from "../lib/match/prepare.ts";
 import { judge } from "../lib/match/verdicts.ts";
 import { classify, decide } from "../lib/match/classify.ts";
 import { type MatchResult, matchRows, RosterMatcher } from "../lib/match/matcher.ts";
+import { blocks } from "../lib/match/candidates.ts";
 import { readRoster, RosterError } from "../lib/match/roster_parse.ts";
 import { damagedRoster, scoreRoster } from "../lib/match/synthetic_roster.ts";
 import { buildSpecialtyIndex, resolveSpecialty } from "../lib/taxonomy/resolve.ts";
@@ -390,4 +391,44 @@ Deno.test("[match] CSV answers, and bad input as 400/413/415 problems naming row
     (state[0]!.errors ?? []).map((e) => e.field),
     ["state", "postal_code"],
   );
+});
+
+Deno.test("[match] blocking: specific searches first, broad ones skipped once strong", async () => {
+  const row = person({
+    first_name: "Bob",
+    last_name: "Smith",
+    state: "MO",
+    postal_code: "63101",
+    npi: "1234567893",
+  });
+  const plan = blocks(row).map((b) => `${b.name}:${b.skip}`);
+  assertEquals(plan.slice(0, 4), [
+    "npi:never",
+    "name_zip:never",
+    "surname_zip:found",
+    "name_state:strong",
+  ]);
+  const nameZip = blocks(row)[1]!.query;
+  assert(nameZip.firstNames!.some((f) => f.key === "robert"), "nicknames searched");
+  assertEquals(nameZip.postal?.zip5, ["63101"]);
+  // A ZIP search that returns fewer namesakes than it holds: no match on what was read.
+  const p = provider({ first: "ROBERT" });
+  const matcher = new RosterMatcher({
+    find: (q) => ({ total: q.postal ? 500 : 1, hits: [{ id: 1 }], next: null, offset: 0 }),
+    records: () => [{ id: 1, provider: p }],
+    resolveSpecialty: () => null,
+  });
+  const result = await matcher.evaluate({
+    row: 1,
+    line: 2,
+    id: "r1",
+    values: {
+      first_name: "Robert",
+      last_name: "Smith",
+      address: "403 Permian Way",
+      postal_code: "63101",
+    },
+  });
+  assertEquals([result.status, result.reason], ["review", "too_many_candidates"]);
+  assert(result.warnings.includes("candidates_truncated"));
 });
