@@ -101,6 +101,7 @@ export function exportRoute(dataset: Dataset, config: Config): Route {
         const { total, body } = await prepareExport(query, {
           find: pageFinder(store, pool),
           records: (ids) => store.getProvidersById(ids),
+          render: pool ? (ids, f, watch) => pool.renderRecords(ids, f, watch) : undefined,
         }, {
           format,
           pageSize: EXPORT_PAGE_SIZE,

@@ -138,3 +138,20 @@ export function providerCsvLine(p: Provider): string {
     s(p.reactivation_date),
   ]);
 }
+
+/**
+ * Providers as export text: NDJSON lines (the provider record) or CSV lines
+ * of {@linkcode EXPORT_COLUMNS} (without the header).
+ *
+ * @example
+ * ```ts
+ * renderRecords([provider], "ndjson"); // '{"npi":"1003000126",...}\n'
+ * ```
+ */
+export function renderRecords(providers: readonly Provider[], format: "ndjson" | "csv"): string {
+  let text = "";
+  for (const p of providers) {
+    text += format === "csv" ? providerCsvLine(p) : `${JSON.stringify(p)}\n`;
+  }
+  return text;
+}

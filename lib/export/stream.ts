@@ -9,7 +9,7 @@
 import type { Provider } from "../provider.ts";
 import type { SearchPage } from "../search/engine.ts";
 import type { SearchQuery } from "../search/query.ts";
-import { EXPORT_CSV_HEADER, providerCsvLine } from "./csv.ts";
+import { EXPORT_CSV_HEADER, renderRecords } from "./csv.ts";
 import { clock, DeadlineError, type Watch } from "../deadline.ts";
 import type { PageFinder } from "../search/page_finder.ts";
 
@@ -21,6 +21,11 @@ export interface ExportSource {
   find: PageFinder;
   /** Records by internal id, in the order given. */
   records(ids: readonly number[]): { id: number; provider: Provider }[];
+  /**
+   * Renders records by id on another thread (a search worker): half of each
+   * page is rendered there while this thread renders the other half.
+   */
+  render?: (ids: number[], format: ExportFormat, watch: Watch) => Promise<string>;
 }
 
 /** Options of one export. */
@@ -102,22 +107,29 @@ export async function prepareExport(
         if (options.signal?.aborted) throw options.signal.reason;
         if (clock() > deadline) throw new DeadlineError("The export's time limit passed");
         const current = page;
-        const records = source.records(current.hits.map((h) => h.id));
-        let text = "";
-        for (const { provider } of records) {
-          text += options.format === "csv"
-            ? providerCsvLine(provider)
-            : `${JSON.stringify(provider)}\n`;
+        const ids = current.hits.map((h) => h.id);
+        let far: Promise<string> | null = null;
+        let half = 0;
+        if (source.render && ids.length >= 64) {
+          half = ids.length >> 1;
+          far = source.render(ids.slice(0, half), options.format, pageWatch());
+          far.catch(() => {}); // Awaited below; a failure there errors the stream.
         }
-        written += records.length;
-        if (text) controller.enqueue(encoder.encode(text));
-        // The next page is found now, while the client reads this one.
-        page = null;
+        // The next page is asked for now: a worker finds it while the pages are rendered.
+        let next: SearchPage | Promise<SearchPage> | null = null;
         if (current.next) {
           query = { ...query, cursor: current.next };
-          const found = source.find(query, pageWatch());
-          page = found instanceof Promise ? await found : found;
+          next = source.find(query, pageWatch());
+          if (next instanceof Promise) next.catch(() => {});
         }
+        const near = renderRecords(
+          source.records(ids.slice(half)).map((r) => r.provider),
+          options.format,
+        );
+        const text = far ? (await far) + near : near;
+        written += ids.length;
+        if (text) controller.enqueue(encoder.encode(text));
+        page = next instanceof Promise ? await next : next;
         if (!page || page.hits.length === 0) {
           page = null;
           controller.close();

@@ -38,7 +38,10 @@ export type ToWorker =
   | {
     type: "search";
     id: number;
-    job: SearchJob;
+    /** The search (`null` when the message renders `records` instead). */
+    job: SearchJob | null;
+    /** Render these records (by internal id) as export text instead of searching. */
+    records?: { ids: number[]; format: "ndjson" | "csv" };
     deadline: number;
     /** Answer the page (its ids) instead of the body, whatever the worker's mode. */
     page?: boolean;
@@ -98,7 +101,9 @@ export interface PoolStats {
 
 interface Task {
   id: number;
-  job: SearchJob;
+  job: SearchJob | null;
+  /** Records to render instead of a search (see {@linkcode SearchPool.renderRecords}). */
+  records?: { ids: number[]; format: "ndjson" | "csv" };
   deadline: number;
   signal: AbortSignal | undefined;
   /** Resolve with the page found, not a body (exports and roster matching read records themselves). */
@@ -219,7 +224,21 @@ export class SearchPool {
     return this.#submit(job, watch, true) as Promise<SearchPage>;
   }
 
-  #submit(job: SearchJob, watch: Watch, wantsPage: boolean): Promise<string | SearchPage> {
+  /**
+   * Renders records (by internal id, in that order) as export text — NDJSON
+   * lines or CSV lines — in a worker, so an export's pages are read and
+   * encoded on two threads at once. Rejects as {@linkcode SearchPool.run} does.
+   */
+  renderRecords(ids: number[], format: "ndjson" | "csv", watch: Watch = {}): Promise<string> {
+    return this.#submit(null, watch, false, { ids, format }) as Promise<string>;
+  }
+
+  #submit(
+    job: SearchJob | null,
+    watch: Watch,
+    wantsPage: boolean,
+    records?: { ids: number[]; format: "ndjson" | "csv" },
+  ): Promise<string | SearchPage> {
     if (this.#closing) {
       return Promise.reject(
         new UnavailableError("The search workers are shutting down: try again", 1, "unavailable"),
@@ -234,6 +253,7 @@ export class SearchPool {
         deadline,
         signal: watch.signal,
         wantsPage,
+        records,
         resolve,
         reject,
         onAbort: null,
@@ -374,6 +394,7 @@ export class SearchPool {
         type: "search",
         id: task.id,
         job: task.job,
+        records: task.records,
         deadline: task.deadline,
         page: task.wantsPage,
       } satisfies ToWorker,
@@ -401,7 +422,7 @@ export class SearchPool {
     } else if (message.type === "page" && task.wantsPage) task.resolve(message.page);
     else if (message.type === "page") {
       try {
-        task.resolve(this.#options.render!(task.job, message.page));
+        task.resolve(this.#options.render!(task.job!, message.page));
       } catch (error) {
         task.reject(error);
       }
@@ -422,7 +443,7 @@ export class SearchPool {
     const slot = this.#slots.find((s) => s.task === task);
     if (!slot) return;
     this.#options.log?.warn("search abandoned at its deadline; replacing its worker", {
-      ms: Math.round(clock() - task.job.startedAt),
+      ms: task.job ? Math.round(clock() - task.job.startedAt) : undefined,
     });
     this.#fail(slot, new DeadlineError());
   }

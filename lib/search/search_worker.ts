@@ -13,6 +13,7 @@
 import { openSqliteStore, type SqliteStore } from "../store/sqlite_store.ts";
 import { searchResponseBody } from "./response.ts";
 import { DeadlineError } from "../deadline.ts";
+import { renderRecords } from "../export/csv.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
 
 const scope = self as unknown as {
@@ -70,7 +71,13 @@ scope.onmessage = (event) => {
       }
       try {
         if (delayMs > 0) block(delayMs);
-        if (pages || message.page) {
+        if (message.records) {
+          const { ids, format } = message.records;
+          const records = store.getProvidersById(ids).map((r) => r.provider);
+          scope.postMessage({ type: "result", id, body: renderRecords(records, format) });
+        } else if (!job) {
+          scope.postMessage({ type: "failed", id, message: "A search message without a search" });
+        } else if (pages || message.page) {
           scope.postMessage({ type: "page", id, page: store.search(job.query, { deadline }) });
         } else {scope.postMessage({
             type: "result",
