@@ -168,6 +168,22 @@ Deno.test("[match] classes: exactly one top-class candidate, typos and ties go t
   );
   assertEquals(decide([junior]), { status: "review", reason: "suffix_conflict" });
   assertEquals(decide([]), { status: "unmatched", reason: "no_candidate" });
+  // The same name in the same ZIP at another street (a chain's branch, a namesake) is no evidence.
+  const elsewhere = classify(
+    "5",
+    judge(
+      person({
+        first_name: "Robert",
+        last_name: "Smith",
+        address: "16 Health Park St",
+        postal_code: "63101",
+      }),
+      provider({}),
+    ),
+    true,
+  );
+  assertEquals(elsewhere.evidenceClass, 4);
+  assertEquals(decide([elsewhere]).status, "review");
 });
 
 Deno.test("[match] the roster reader: CSV and NDJSON, aliases, limits naming the row", async () => {

@@ -19,7 +19,9 @@ export const EVIDENCE_CLASSES: readonly { class: number; meaning: string }[] = [
   { class: 2, meaning: "exact name, and the street address or the phone agrees" },
   {
     class: 3,
-    meaning: "exact name and the ZIP agrees; or nickname first name and the street or phone agrees",
+    meaning:
+      "exact name and the ZIP agrees (street and phone not conflicting); or nickname first name and " +
+      "the street or phone agrees",
   },
   { class: 4, meaning: "nickname first name and the ZIP or city; or exact name and the specialty" },
   { class: 5, meaning: "a typo-tolerant, initial or partial name with a location agreeing" },
@@ -105,7 +107,9 @@ export function classify(npi: string, v: Verdicts, individual: boolean): Judged 
     ? "middle_name_conflict"
     : null;
   const street = f.address === "agrees" || f.phone === "agrees";
-  const near = f.postal_code === "agrees";
+  // A ZIP counts only when the street and phone, if given, do not conflict: a chain's branch or a
+  // namesake in the same ZIP at another street is not evidence.
+  const near = f.postal_code === "agrees" && f.address !== "conflicts" && f.phone !== "conflicts";
   const place = near || (f.city === "agrees" && f.state !== "conflicts");
   let evidenceClass: number;
   if (strength === "none") evidenceClass = f.npi === "agrees" ? 8 : 9;
