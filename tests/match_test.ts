@@ -182,8 +182,8 @@ Deno.test("[match] classes: exactly one top-class candidate, typos and ties go t
     ),
     true,
   );
-  assertEquals(elsewhere.evidenceClass, 4);
-  assertEquals(decide([elsewhere]).status, "review");
+  assertEquals(elsewhere.evidenceClass, 6);
+  assertEquals(decide([elsewhere]), { status: "review", reason: "address_conflict" });
 });
 
 Deno.test("[match] the roster reader: CSV and NDJSON, aliases, limits naming the row", async () => {
