@@ -55,6 +55,12 @@ export interface Config {
    * paging client walk a whole result set.
    */
   registryMaxSkip: number;
+  /** `MATCH_MAX_ROWS`: most roster rows in one `POST /v1/match`. */
+  matchMaxRows: number;
+  /** `MATCH_MAX_BYTES`: most bytes of roster in one `POST /v1/match`. */
+  matchMaxBytes: number;
+  /** `STREAM_TIMEOUT_MS`: longest a streamed answer (export, match) may run. */
+  streamTimeoutMs: number;
 }
 
 /** Documentation of every variable, for the README and start-up errors. */
@@ -111,6 +117,17 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     name: "NPPES_API_MAX_SKIP",
     default: "1000",
     meaning: "largest `skip` of the NPI Registry API route /api/ (1000 as the real API)",
+  },
+  { name: "MATCH_MAX_ROWS", default: "10000", meaning: "most roster rows a match request" },
+  {
+    name: "MATCH_MAX_BYTES",
+    default: "10485760 (10 MB)",
+    meaning: "most roster bytes a match request",
+  },
+  {
+    name: "STREAM_TIMEOUT_MS",
+    default: "600000 (10 min)",
+    meaning: "time limit of a streamed answer (export, match)",
   },
 ];
 
@@ -207,6 +224,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     releaseUrl,
     releasePollSeconds: integerVar(env, "PROVIDERS_DB_POLL_SECONDS", 0, 0, 7 * 24 * 3600, problems),
     registryMaxSkip: integerVar(env, "NPPES_API_MAX_SKIP", 1000, 0, 100_000_000, problems),
+    matchMaxRows: integerVar(env, "MATCH_MAX_ROWS", 10_000, 1, 1_000_000, problems),
+    matchMaxBytes: integerVar(env, "MATCH_MAX_BYTES", 10 * 1024 * 1024, 1024, 2 ** 31, problems),
+    streamTimeoutMs: integerVar(env, "STREAM_TIMEOUT_MS", 600_000, 1000, 86_400_000, problems),
   };
   if (config.releasePollSeconds > 0 && !releaseUrl) {
     problems.push("PROVIDERS_DB_POLL_SECONDS needs PROVIDERS_DB_URL (where to look for releases)");

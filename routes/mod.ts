@@ -21,6 +21,9 @@ import type { Metrics } from "../lib/service/metrics.ts";
 import { registryApiRoutes } from "./registry_api.ts";
 import type { Config } from "../lib/config.ts";
 import { fhirRoutes } from "./fhir.ts";
+import { exportRoute } from "./export.ts";
+import { matchRoute } from "./match.ts";
+import { loadConfig } from "../lib/config.ts";
 
 /** What routes need from the application. */
 export interface RouteDeps {
@@ -53,11 +56,14 @@ export function createRoutes(deps: RouteDeps): Route[] {
     policy,
     onLookup: deps.metrics ? (result) => deps.metrics!.conditional(result) : undefined,
   });
+  const config = deps.config ?? loadConfig({});
   const table: Route[] = [
     ...healthRoutes,
     readyRoute(deps.dataset),
     ...(deps.metrics ? [metricsRoute(deps.metrics)] : []),
     cachedGet(searchRoute(deps.dataset), cached),
+    exportRoute(deps.dataset, config),
+    matchRoute(deps.dataset, config),
     cachedGet(providerRoute(deps.dataset), cached),
     cachedGet(datasetRoute(deps.dataset), cached),
     cachedGet(specialtiesRoute(deps.dataset), cached),

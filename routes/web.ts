@@ -206,6 +206,23 @@ export function webRoutes(options: WebRoutesOptions = {}): Route[] {
       },
     },
     {
+      path: "/match",
+      methods: {
+        GET: {
+          handler: (request) => files.serve(request, "match.html", REVALIDATE),
+          operation: {
+            operationId: "matchPage",
+            summary: "Match-a-roster web page",
+            description:
+              "Uploads a roster CSV to `POST /v1/match`, shows matched, review and unmatched rows with " +
+              "their reasons as they stream in, and offers the results as a CSV download.",
+            tags: ["web"],
+            responses: HTML_RESPONSE,
+          },
+        },
+      },
+    },
+    {
       path: "/docs",
       methods: {
         GET: {

@@ -568,6 +568,17 @@ function renderResults(data, params, stack) {
         `sorted by ${sortText}`,
         knownPage ? ` · showing ${formatCount(first)}–${formatCount(last)}` : "",
       ),
+      h(
+        "a",
+        {
+          class: "button download-link",
+          id: "download-csv",
+          href: exportHref(params),
+          download: "",
+          title: `Download all ${formatCount(data.total)} results as CSV`,
+        },
+        "Download CSV",
+      ),
     ),
     h(
       "ol",
@@ -625,6 +636,14 @@ function renderResults(data, params, stack) {
     ),
   );
   announce(knownPage ? `${title}. Showing ${first} to ${last}.` : title);
+}
+
+/** The export of the whole result set of `params`, as CSV (paging parameters dropped). */
+function exportHref(params) {
+  const query = new URLSearchParams(params);
+  for (const name of ["cursor", "offset", "limit", "facets", "provider"]) query.delete(name);
+  query.set("format", "csv");
+  return `/v1/providers/export?${query}`;
 }
 
 function previousPage(params, stack) {

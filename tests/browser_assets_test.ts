@@ -133,7 +133,7 @@ async function staticText(name: string): Promise<string> {
 
 Deno.test("[web] the pages use no inline script or style and load only local files", async () => {
   const app = testApp();
-  for (const page of ["index.html", "docs.html"]) {
+  for (const page of ["index.html", "docs.html", "match.html"]) {
     const html = await staticText(page);
     assert(!/<style[\s>]/i.test(html), `${page}: <style>`);
     assert(!/\sstyle=/i.test(html), `${page}: style attribute`);

@@ -16,7 +16,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["store"],
   ["release"],
   ["search", "import", "demo", "api"],
-  ["registry_api", "fhir"],
+  ["registry_api", "fhir", "export"],
+  ["match"],
   ["service"],
 ];
 

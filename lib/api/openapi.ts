@@ -159,6 +159,7 @@ export function buildOpenApi(routes: readonly Route[], info: ApiInfo): Record<st
       };
       if (op.description) operation.description = op.description;
       if (parameters.length > 0) operation.parameters = parameters;
+      if (op.requestBody) operation.requestBody = op.requestBody;
       item[method.toLowerCase()] = operation;
     }
     item.description = `Allowed methods: ${allowedMethods(route)}`;

@@ -324,6 +324,70 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       }),
     },
   }, "NPI Registry API refusals, answered with HTTP 200"),
+  MatchProvider: {
+    type: "object",
+    description: "A registry provider as a match answer shows it",
+    properties: {
+      npi: { type: "string" },
+      entity_type: { enum: ["individual", "organization", null] },
+      status: { enum: ["active", "deactivated"] },
+      name: { type: "string" },
+      address: nullable(object({
+        line1: nullableString,
+        line2: nullableString,
+        city: nullableString,
+        state: nullableString,
+        postal_code: nullableString,
+      })),
+      evidence_class: {
+        type: "integer",
+        minimum: 1,
+        maximum: 8,
+        description: "Ordered evidence class, 1 strongest (see docs/matching.md)",
+      },
+      score: { type: "number", description: "0–1, orders candidates; never decides" },
+      verdicts: {
+        type: "object",
+        description:
+          "Per field (npi, name, first_name, middle_name, suffix, credential, address, city, state, " +
+          "postal_code, phone, specialty): agrees, conflicts or unknown. Candidates only.",
+        additionalProperties: { enum: ["agrees", "conflicts", "unknown"] },
+      },
+      evidence: {
+        type: "object",
+        description:
+          "How an agreeing field agrees: exact, nickname, former_name, component, typo, initial, zip9, street...",
+        additionalProperties: { type: "string" },
+      },
+      location: {
+        type: ["string", "null"],
+        description: "Which location agreed best: practice_location or other_locations[i]",
+      },
+    },
+    required: ["npi", "entity_type", "status", "name", "address", "evidence_class", "score"],
+  },
+  MatchResult: {
+    type: "object",
+    description:
+      "One line of a match answer: a row's decision; the last line is instead a summary " +
+      "(`summary`, `complete`, `error`?, `dataset_release`, `dataset_built_at`, `matcher_version`, " +
+      "`accept_class`, `nicknames`).",
+    properties: {
+      id: { type: "string" },
+      row: { type: "integer" },
+      status: { enum: ["matched", "review", "unmatched", "invalid"] },
+      reason: { type: "string", description: "Stable reason code (docs/matching.md)" },
+      warnings: { type: "array", items: { type: "string" } },
+      best: nullable({ $ref: "#/components/schemas/MatchProvider" }),
+      candidates: { type: "array", items: { $ref: "#/components/schemas/MatchProvider" } },
+      errors: {
+        type: "array",
+        items: object({ field: { type: "string" }, message: { type: "string" } }),
+      },
+      stripped: { type: "array", items: { type: "string" } },
+    },
+    required: ["id", "row", "status", "reason", "warnings", "best", "candidates"],
+  },
   Dataset: {
     type: "object",
     properties: {

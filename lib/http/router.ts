@@ -40,6 +40,12 @@ export interface Operation {
   // deno-lint-ignore no-explicit-any
   query?: QuerySchema<Record<string, ParamDef<any>>>;
   pathParams?: Record<string, PathParamSpec>;
+  /** The request body, by media type (for `POST`). */
+  requestBody?: {
+    description: string;
+    required: boolean;
+    content: Record<string, { schema: JsonSchema; example?: string }>;
+  };
   /** Responses by status code (the common problem responses are added for you). */
   responses: Record<string, ResponseSpec>;
   /** Whether the rate limiter applies (true unless said otherwise). */

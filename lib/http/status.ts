@@ -15,7 +15,9 @@ export interface StatusCodes {
   readonly MethodNotAllowed: 405;
   readonly RequestTimeout: 408;
   readonly Gone: 410;
+  readonly ContentTooLarge: 413;
   readonly URITooLong: 414;
+  readonly UnsupportedMediaType: 415;
   readonly TooManyRequests: 429;
   readonly InternalServerError: 500;
   readonly ServiceUnavailable: 503;

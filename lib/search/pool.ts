@@ -38,7 +38,17 @@ export type ToWorker =
     /** Answer pages (the serving thread renders them) instead of bodies. */
     pages: boolean;
   }
-  | { type: "search"; id: number; job: SearchJob; deadline: number }
+  | {
+    type: "search";
+    id: number;
+    /** The search (`null` when the message renders `records` instead). */
+    job: SearchJob | null;
+    /** Render these records (by internal id) as export text instead of searching. */
+    records?: { ids: number[]; format: "ndjson" | "csv" };
+    deadline: number;
+    /** Answer the page (its ids) instead of the body, whatever the worker's mode. */
+    page?: boolean;
+  }
   | { type: "close" };
 
 /** Messages a worker sends the pool. */
@@ -129,16 +139,18 @@ const SERVICE_EWMA_WEIGHT = 0.125;
 
 interface Task {
   id: number;
-  job: SearchJob;
+  job: SearchJob | null;
+  /** Records to render instead of a search (see {@linkcode SearchPool.renderRecords}). */
+  records?: { ids: number[]; format: "ndjson" | "csv" };
   deadline: number;
   signal: AbortSignal | undefined;
   /** When it was queued and when a worker took it, on `clock()`. */
   queuedAt: number;
   startedAt: number;
-  resolve(value: unknown): void;
+  /** Resolve with the page found, not a body (exports, roster matching and FHIR read records themselves). */
+  wantsPage: boolean;
+  resolve(body: string | SearchPage): void;
   reject(error: unknown): void;
-  /** Turns the worker's page into the answer; `null`: the pool's `render`. */
-  render: ((job: SearchJob, page: SearchPage) => unknown) | null;
   onAbort: (() => void) | null;
 }
 
@@ -295,32 +307,34 @@ export class SearchPool {
    * or the pool is closing.
    */
   run(job: SearchJob, watch: Watch = {}): Promise<string> {
-    return this.#submit<string>(job, watch, null);
+    return this.#submit(job, watch, false) as Promise<string>;
   }
 
   /**
-   * Runs a search in a worker and resolves with the page itself (ids,
-   * distances, total, next position), for callers that render their own
-   * bodies (the FHIR endpoint). Needs a pool started with `render`; waits,
-   * sheds load and times out as {@linkcode SearchPool.run} does.
-   *
-   * @example
-   * ```ts
-   * const page = await pool.page({ query, cursorScope, startedAt: clock() }, { deadline });
-   * ```
+   * Runs a search in a worker and resolves with its page: the ids of the
+   * hits and where the next page starts (exports page through whole result
+   * sets this way; roster matching gathers candidates). Rejects as
+   * {@linkcode SearchPool.run} does.
    */
   page(job: SearchJob, watch: Watch = {}): Promise<SearchPage> {
-    if (!this.#options.render) {
-      return Promise.reject(new Error("SearchPool.page needs a pool started with 'render'"));
-    }
-    return this.#submit<SearchPage>(job, watch, (_job, page) => page);
+    return this.#submit(job, watch, true) as Promise<SearchPage>;
   }
 
-  #submit<T>(
-    job: SearchJob,
+  /**
+   * Renders records (by internal id, in that order) as export text — NDJSON
+   * lines or CSV lines — in a worker, so an export's pages are read and
+   * encoded on two threads at once. Rejects as {@linkcode SearchPool.run} does.
+   */
+  renderRecords(ids: number[], format: "ndjson" | "csv", watch: Watch = {}): Promise<string> {
+    return this.#submit(null, watch, false, { ids, format }) as Promise<string>;
+  }
+
+  #submit(
+    job: SearchJob | null,
     watch: Watch,
-    render: ((job: SearchJob, page: SearchPage) => T) | null,
-  ): Promise<T> {
+    wantsPage: boolean,
+    records?: { ids: number[]; format: "ndjson" | "csv" },
+  ): Promise<string | SearchPage> {
     if (this.#closing) {
       return Promise.reject(
         new UnavailableError("The search workers are shutting down: try again", 1, "unavailable"),
@@ -328,7 +342,7 @@ export class SearchPool {
     }
     const deadline = watch.deadline ?? Infinity;
     if (watch.signal?.aborted || clock() >= deadline) return Promise.reject(new DeadlineError());
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<string | SearchPage>((resolve, reject) => {
       const now = clock();
       const task: Task = {
         id: this.#nextId++,
@@ -337,10 +351,11 @@ export class SearchPool {
         signal: watch.signal,
         queuedAt: now,
         startedAt: now,
-        resolve: resolve as (value: unknown) => void,
+        wantsPage,
+        records,
+        resolve,
         reject,
         onAbort: null,
-        render,
       };
       const free = this.#slots.find((s) => s.ready && !s.task);
       if (free) {
@@ -494,7 +509,14 @@ export class SearchPool {
       );
     }
     slot.worker.postMessage(
-      { type: "search", id: task.id, job: task.job, deadline: task.deadline } satisfies ToWorker,
+      {
+        type: "search",
+        id: task.id,
+        job: task.job,
+        records: task.records,
+        deadline: task.deadline,
+        page: task.wantsPage,
+      } satisfies ToWorker,
     );
   }
 
@@ -516,10 +538,13 @@ export class SearchPool {
     if (message.type === "timeout") this.#options.observer?.timedOut?.("running");
     // The worker takes its next search first; the page is rendered here meanwhile.
     this.#pump();
-    if (message.type === "result") task.resolve(message.body);
+    if (message.type === "result" && !task.wantsPage) task.resolve(message.body);
+    else if (message.type === "result") {
+      task.reject(new Error("The search worker answered a body, not a page"));
+    } else if (message.type === "page" && task.wantsPage) task.resolve(message.page);
     else if (message.type === "page") {
       try {
-        task.resolve((task.render ?? this.#options.render!)(task.job, message.page));
+        task.resolve(this.#options.render!(task.job!, message.page));
       } catch (error) {
         task.reject(error);
       }
@@ -568,7 +593,7 @@ export class SearchPool {
     const slot = this.#slots.find((s) => s.task === task);
     if (!slot) return;
     this.#options.log?.warn("search abandoned at its deadline; replacing its worker", {
-      ms: Math.round(clock() - task.job.startedAt),
+      ms: task.job ? Math.round(clock() - task.job.startedAt) : undefined,
     });
     this.#ended(task, "running");
     this.#served(task);

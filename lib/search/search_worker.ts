@@ -14,6 +14,7 @@
 import { openSearchableStore, type SearchableSqliteStore } from "./searcher.ts";
 import { searchResponseBody } from "./response.ts";
 import { DeadlineError } from "../deadline.ts";
+import { renderRecords } from "../store/flat_records.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
 
 const scope = self as unknown as {
@@ -71,7 +72,14 @@ scope.onmessage = (event) => {
       }
       try {
         if (delayMs > 0) block(delayMs);
-        if (pages) {
+        if (message.records) {
+          const { ids, format } = message.records;
+          const records = store.getProvidersById(ids).map((r) => r.provider);
+          const body = renderRecords(records, format);
+          scope.postMessage({ type: "result", id, body, caches: store.cacheCounters() });
+        } else if (!job) {
+          scope.postMessage({ type: "failed", id, message: "A search message without a search" });
+        } else if (pages || message.page) {
           const page = store.search(job.query, { deadline });
           scope.postMessage({ type: "page", id, page, caches: store.cacheCounters() });
         } else {

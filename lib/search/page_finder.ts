@@ -1,0 +1,31 @@
+/**
+ * One way to run a search page for code that reads records itself (exports,
+ * roster matching): in a search worker when the dataset has a pool, else
+ * on this thread.
+ *
+ * @module
+ */
+import type { Searcher } from "./searcher.ts";
+import type { SearchPool } from "./pool.ts";
+import type { SearchQuery } from "./query.ts";
+import type { SearchPage } from "./engine.ts";
+import { clock, type Watch } from "../deadline.ts";
+
+/** Runs one search page. */
+export type PageFinder = (query: SearchQuery, watch?: Watch) => SearchPage | Promise<SearchPage>;
+
+/**
+ * A page finder over a store and its pool (`null`: search in-process).
+ *
+ * @example
+ * ```ts
+ * const find = pageFinder(dataset.store(), dataset.pool());
+ * const page = await find(query, { deadline });
+ * ```
+ */
+export function pageFinder(store: Searcher, pool: SearchPool | null): PageFinder {
+  if (!pool) return (query, watch = {}) => store.search(query, watch);
+  // Pages found this way issue no cursors, and pool pages skip the body cache: no scope needed.
+  const cursorScope = { query: "", release: "" };
+  return (query, watch = {}) => pool.page({ query, cursorScope, startedAt: clock() }, watch);
+}
