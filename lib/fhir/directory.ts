@@ -10,7 +10,7 @@ import { HttpError, NotFoundError, ValidationError } from "../http/errors.ts";
 import type { SearchableStore } from "../search/searcher.ts";
 import { ReleaseChangedError } from "../search/params.ts";
 import type { SearchPool } from "../search/pool.ts";
-import type { CursorPosition, SearchQuery } from "../search/query.ts";
+import { type CursorPosition, type SearchQuery, searchQuery } from "../search/query.ts";
 import type { SearchHit, SearchPage } from "../search/engine.ts";
 import {
   CursorError,
@@ -92,7 +92,7 @@ const PARENT_CANDIDATES = 200;
  * tell (subparts often share their parent's legal name).
  */
 function findParent(store: SearchableStore, key: string): string | null {
-  const query = engineQuery({
+  const query = searchQuery({
     organizationNames: [{ key, prefix: false }],
     entity: 2,
     includeDeactivated: false,
@@ -104,32 +104,6 @@ function findParent(store: SearchableStore, key: string): string | null {
     .map((r) => r.provider)
     .filter((p) => !p.organization?.subpart && nameKey(p.organization?.name ?? "") === key);
   return found.length === 1 ? found[0]!.npi : null;
-}
-
-/** A full engine query from the parts given. */
-function engineQuery(parts: Partial<SearchQuery>): SearchQuery {
-  return {
-    words: null,
-    npis: null,
-    lastNames: null,
-    firstNames: null,
-    organizationNames: null,
-    entity: null,
-    taxonomyCodes: null,
-    specialtyCodes: null,
-    cities: null,
-    states: null,
-    postal: null,
-    near: null,
-    sex: null,
-    includeDeactivated: true,
-    sort: "name",
-    limit: 20,
-    offset: 0,
-    cursor: null,
-    facets: [],
-    ...parts,
-  };
 }
 
 /**
@@ -250,7 +224,7 @@ export function toEngineQuery(
     : null;
   // Location searches cover the primary locations of NPIs in use (see docs/fhir.md).
   const includeDeactivated = type === "Location" ? false : q.active !== true;
-  return engineQuery({
+  return searchQuery({
     npis: npis ? npis.map(Number) : null,
     lastNames: q.lastNames,
     firstNames: q.firstNames,

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { SearchQuery } from "../search/query.ts";
+import { type SearchQuery, searchQuery } from "../search/query.ts";
 import type { SearchPage } from "../search/engine.ts";
 import { nicknames } from "../names/nicknames.ts";
 import { nameKey } from "../text/fold.ts";
@@ -20,31 +20,6 @@ export type FindPage = (query: SearchQuery) => SearchPage | Promise<SearchPage>;
 
 /** Most candidates each blocking search contributes. */
 export const BLOCK_LIMIT = 40;
-
-/** A query with every filter off: blocks set the ones they need. */
-function baseQuery(): SearchQuery {
-  return {
-    words: null,
-    npis: null,
-    lastNames: null,
-    firstNames: null,
-    organizationNames: null,
-    entity: null,
-    taxonomyCodes: null,
-    specialtyCodes: null,
-    cities: null,
-    states: null,
-    postal: null,
-    near: null,
-    sex: null,
-    includeDeactivated: true,
-    sort: "name",
-    limit: BLOCK_LIMIT,
-    offset: 0,
-    cursor: null,
-    facets: [],
-  };
-}
 
 /** When a block is skipped. */
 export type BlockSkip =
@@ -76,7 +51,7 @@ export interface Block {
 export function blocks(row: PreparedRow): Block[] {
   const out: Block[] = [];
   const add = (name: string, patch: Partial<SearchQuery>, skip: BlockSkip = "never") =>
-    out.push({ name, query: { ...baseQuery(), ...patch }, skip });
+    out.push({ name, query: searchQuery({ limit: BLOCK_LIMIT, ...patch }), skip });
   if (row.npi) add("npi", { npis: [Number(row.npi)], limit: 1 });
   const zip5 = row.zip ? { zip5: [row.zip.zip5], exact: [], prefixes: [] } : null;
   const states = row.state ? [row.state] : null;

@@ -93,3 +93,38 @@ export interface SearchQuery {
   /** Only ids from `from` (included) to `to` (excluded); absent or `null` for any. */
   idRange?: { from: number; to: number } | null;
 }
+
+/**
+ * A query with every filter off (all providers, deactivated included, in
+ * name order, 20 a page) and `parts` on top: for code that builds queries
+ * itself rather than from URL parameters (FHIR searches, roster blocking).
+ *
+ * @example
+ * ```ts
+ * const query = searchQuery({ states: ["OH"], entity: 1, limit: 40 });
+ * ```
+ */
+export function searchQuery(parts: Partial<SearchQuery> = {}): SearchQuery {
+  return {
+    words: null,
+    npis: null,
+    lastNames: null,
+    firstNames: null,
+    organizationNames: null,
+    entity: null,
+    taxonomyCodes: null,
+    specialtyCodes: null,
+    cities: null,
+    states: null,
+    postal: null,
+    near: null,
+    sex: null,
+    includeDeactivated: true,
+    sort: "name",
+    limit: 20,
+    offset: 0,
+    cursor: null,
+    facets: [],
+    ...parts,
+  };
+}
