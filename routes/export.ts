@@ -42,7 +42,7 @@ export const EXPORT_PARAMS = defineQuery({
 export const STREAM_HEADERS: Readonly<Record<string, string>> = {
   ...COMMON_HEADERS,
   "Access-Control-Expose-Headers":
-    "X-Request-ID, Retry-After, X-Total-Count, X-Dataset-Release, Content-Disposition",
+    "X-Request-ID, Retry-After, X-Total-Count, Dataset-Release, Content-Disposition",
 };
 
 /** Records a page of the export reads at once. */
@@ -81,7 +81,7 @@ export function exportRoute(dataset: Dataset, config: Config): Route {
                 description: "Records in the export",
                 schema: { type: "integer" },
               },
-              "X-Dataset-Release": {
+              "Dataset-Release": {
                 description: "The dataset release exported (see `/v1/dataset`)",
                 schema: { type: "string" },
               },
@@ -121,7 +121,7 @@ export function exportRoute(dataset: Dataset, config: Config): Route {
               : "application/x-ndjson; charset=utf-8",
             "Content-Disposition": `attachment; filename="${file}"`,
             "X-Total-Count": String(total),
-            "X-Dataset-Release": release,
+            "Dataset-Release": release,
             "Cache-Control": "no-store",
             ...STREAM_HEADERS,
           },

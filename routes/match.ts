@@ -113,7 +113,7 @@ export function matchRoute(dataset: Dataset, config: Config): Route {
             contentType: "application/x-ndjson",
             schema: ref("MatchResult"),
             headers: {
-              "X-Dataset-Release": {
+              "Dataset-Release": {
                 description: "The dataset release matched against",
                 schema: { type: "string" },
               },
@@ -233,7 +233,7 @@ export function matchRoute(dataset: Dataset, config: Config): Route {
             "Content-Type": csv
               ? "text/csv; charset=utf-8; header=present"
               : "application/x-ndjson; charset=utf-8",
-            "X-Dataset-Release": datasetRelease(info),
+            "Dataset-Release": datasetRelease(info),
             "Cache-Control": "no-store",
             ...(csv ? { "Content-Disposition": 'attachment; filename="matched.csv"' } : {}),
             ...STREAM_HEADERS,

@@ -105,9 +105,9 @@ Deno.test("[export] CSV: the documented columns, one row per record, by format o
     assertEquals(response.headers.get("content-type"), "text/csv; charset=utf-8; header=present");
     assertMatch(
       response.headers.get("content-disposition") ?? "",
-      /^attachment; filename="providers-demo_\d{8}T\d{6}Z\.csv"$/,
+      /^attachment; filename="providers-demo-\d{8}-\d{8}T\d{9}Z\.csv"$/,
     );
-    assertMatch(response.headers.get("x-dataset-release") ?? "", /^demo:/);
+    assertMatch(response.headers.get("dataset-release") ?? "", /^demo-\d{8}-/);
     const rows: string[][] = [];
     for await (const batch of readCsv(response.body!)) {
       for (const item of batch) {

@@ -307,7 +307,7 @@ type Line = MatchResult & {
 async function lines(response: Response): Promise<Line[]> {
   assertEquals(response.status, 200, await response.clone().text());
   assertEquals(response.headers.get("content-type"), "application/x-ndjson; charset=utf-8");
-  assert(response.headers.get("x-dataset-release"));
+  assert(response.headers.get("dataset-release"));
   assert(response.headers.get("x-request-id"));
   const text = await response.text();
   assert(text.endsWith("\n"));
@@ -341,7 +341,7 @@ Deno.test("[match] POST /v1/match answers every row in order, then the summary",
   assertEquals(summary!.summary, { rows: 5, matched: 2, review: 1, unmatched: 1, invalid: 1 });
   assertEquals(summary!.complete, true);
   assertEquals(summary!.matcher_version, "1.0.0");
-  assertMatch(String(summary!.dataset_release), /^nppes:/);
+  assertMatch(String(summary!.dataset_release), /^nppes-\d{8}-/);
 });
 
 Deno.test("[match] one NPI is matched to one row; NPI checks are reported", async () => {

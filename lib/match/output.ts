@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { releaseId } from "../release/manifest.ts";
 import type { DatasetInfo } from "../store/store.ts";
 import { NICKNAME_SOURCE } from "../names/nicknames.ts";
 import { csvLine } from "../store/flat_records.ts";
@@ -13,20 +14,16 @@ import { type MatchEnd, MATCHER_VERSION, type MatchResult } from "./matcher.ts";
 import { VERDICT_FIELDS } from "./verdicts.ts";
 
 /**
- * The release of a dataset, as answers name it: the NPPES file period when
- * the import recorded one (`nppes:20050523-20251109`), else the source and
- * build time.
+ * The release of a dataset, as every answer names it (the id of
+ * `lib/release/manifest.ts`: source, source files' date, build time).
  *
  * @example
  * ```ts
- * datasetRelease(store.dataset()); // "nppes:20050523-20251109", or "demo:20261125T110554Z"
+ * datasetRelease(store.dataset()); // "nppes-20251109-20251110T101512345Z"
  * ```
  */
 export function datasetRelease(info: DatasetInfo): string {
-  const main = info.files.find((f) => f.kind === "npidata" || /npidata/i.test(f.name));
-  const period = main ? /(\d{8}-\d{8}|\d{8})/.exec(main.name)?.[1] : undefined;
-  const built = info.built_at.replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
-  return period ? `${info.source}:${period}` : `${info.source}:${built || "unknown"}`;
+  return releaseId(info);
 }
 
 /** The last line of a match answer. */
