@@ -4,7 +4,7 @@
  * with facets) from a database, to choose what the compression wrapper
  * uses. Also says whether `CompressionStream` takes `"brotli"` and `"br"`.
  *
- *     deno run -A bench/compression.ts --db /work/data/small.db
+ *     deno run -A bench/compression.ts --db data/small.db
  *
  * @module
  */

@@ -19,7 +19,7 @@
  * status, which `wrk` cannot do: their latencies are what an admitted or a
  * refused search sees under that load.
  *
- *     deno run -A bench/overload.ts --db /work/data/small.db --seconds 5
+ *     deno run -A bench/overload.ts --db data/small.db --seconds 5
  *
  * Prints one JSON line of results and exits 1 when a check fails.
  *
@@ -31,7 +31,7 @@ import { ensureWrk, runLoad } from "./load.ts";
 
 const USAGE = `Usage: deno run -A bench/overload.ts [--db FILE] [--connections N] [--seconds S]
                     [--max-wait-ms MS] [--workers N] [--timeout-ms MS]
-  --db FILE          database to serve (default /work/data/small.db; opened read-only)
+  --db FILE          database to serve (default data/small.db; opened read-only)
   --connections N    concurrent clients (default 256)
   --seconds S        measured seconds (default 10)
   --max-wait-ms MS   SEARCH_MAX_WAIT_MS of the server (default 1000)
@@ -111,7 +111,7 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const db = args.db ?? "/work/data/small.db";
+  const db = args.db ?? "data/small.db";
   const connections = Number(args.connections ?? 256);
   const seconds = Number(args.seconds ?? 10);
   const maxWaitMs = Number(args["max-wait-ms"] ?? 1000);

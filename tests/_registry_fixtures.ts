@@ -1,6 +1,6 @@
 /**
  * Fixture records for the NPI Registry API tests: the providers of the
- * documented example responses (`/work/shared/docs/nppes/registry_api_v2.1.md`
+ * documented example responses (`the shared contract notes, `registry_api_v2.1.md``
  * §4, public NPPES data) written as NPPES file rows, plus providers that
  * tell each matching rule right from wrong, and a block of 1,450 providers
  * for paging loops.
