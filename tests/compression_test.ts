@@ -8,7 +8,12 @@ import { testApp } from "./_utils.ts";
 import { Dataset } from "../lib/service/dataset.ts";
 import { openSearchableStore } from "../lib/search/searcher.ts";
 import { searchFixtureDatabase } from "./_search_fixtures.ts";
-import { addVary, isCompressible, negotiateEncoding } from "../lib/http/compression.ts";
+import {
+  addVary,
+  isCompressible,
+  negotiateEncoding,
+  streamEncoding,
+} from "../lib/http/compression.ts";
 import type { Route } from "../lib/http/router.ts";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 
@@ -175,6 +180,37 @@ Deno.test("[compression] NDJSON and CSV from any route; images untouched", async
   const image = await service.request("/image", { headers: { "Accept-Encoding": "br" } });
   assertEquals(image.headers.get("content-encoding"), null);
   assertEquals((await image.bytes()).length, 4096);
+});
+
+Deno.test("[compression] a streamed body is compressed as it flows, never read whole", async () => {
+  // A stream that stays open until the test says so: a wrapper reading it whole would never answer.
+  let more!: ReadableStreamDefaultController<Uint8Array>;
+  const line = new TextEncoder().encode(
+    `${JSON.stringify({ npi: "1003000126", pad: "x".repeat(3000) })}\n`,
+  );
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (more = c) });
+  more.enqueue(line);
+  const service = app({}, [{
+    path: "/stream",
+    methods: {
+      GET: {
+        handler: () => new Response(body, { headers: { "Content-Type": "application/x-ndjson" } }),
+        operation: { operationId: "stream", summary: "stream", tags: [], responses: {} },
+      },
+    },
+  }]);
+  const response = await Promise.race([
+    service.request("/stream", { headers: { "Accept-Encoding": "br, gzip" } }),
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error("buffered")), 2000)),
+  ]);
+  assertEquals(response.headers.get("content-encoding"), "gzip", "gzip for streams when accepted");
+  assertEquals(response.headers.get("vary"), "Accept-Encoding");
+  more.enqueue(line);
+  more.close();
+  assertEquals(decode(await response.bytes(), "gzip"), new TextDecoder().decode(line).repeat(2));
+  assertEquals(streamEncoding("br"), "br");
+  assertEquals(streamEncoding("gzip;q=0, br"), "br");
+  assertEquals(streamEncoding("identity"), null);
 });
 
 Deno.test("[compression] configuration is validated", async () => {

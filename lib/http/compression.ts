@@ -138,3 +138,20 @@ export function addVary(headers: Headers, token: string): void {
   if (current.split(",").some((t) => t.trim().toLowerCase() === lower || t.trim() === "*")) return;
   headers.set("Vary", `${current}, ${token}`);
 }
+
+/**
+ * The coding for a streamed answer: gzip whenever the client accepts it
+ * (cheaper a byte than brotli as a stream), else brotli, else `null`.
+ *
+ * @example
+ * ```ts
+ * streamEncoding("gzip, deflate, br"); // "gzip"
+ * streamEncoding("br"); // "br"
+ * ```
+ */
+export function streamEncoding(header: string | null): Encoding | null {
+  const best = negotiateEncoding(header);
+  if (best !== "br") return best;
+  // brotli won, but gzip goes whenever the client takes it at all (brotli counted out last).
+  return negotiateEncoding(`${header}, br;q=0`) === "gzip" ? "gzip" : "br";
+}

@@ -18,6 +18,7 @@ import {
   type Encoding,
   isCompressible,
   negotiateEncoding,
+  streamEncoding,
 } from "./compression.ts";
 import { knownBody } from "./body.ts";
 import { ByteLru } from "../lru.ts";
@@ -308,6 +309,35 @@ export interface CompressionOptions {
 const encoder = new TextEncoder();
 
 /**
+ * Compresses a streamed body (exports, roster matching, files) as it
+ * flows, so backpressure and flat memory hold: never read whole. gzip when
+ * the client takes it (brotli streams cost several times more CPU a byte),
+ * else brotli. The sizes are not known, so they are reported as 0.
+ */
+function compressStream(
+  request: Request,
+  response: Response,
+  options: CompressionOptions,
+): Response {
+  addVary(response.headers, "Accept-Encoding");
+  const encoding = streamEncoding(request.headers.get("accept-encoding"));
+  if (encoding === null || response.body === null) return response;
+  options.onEncoded?.(encoding, 0, 0);
+  const headers = new Headers(response.headers);
+  headers.set("Content-Encoding", encoding);
+  headers.delete("Content-Length");
+  const etag = headers.get("etag");
+  if (etag !== null && !etag.startsWith("W/")) headers.set("ETag", `W/${etag}`);
+  // Deno names brotli "brotli" in CompressionStream (the standard's list has only gzip and deflate).
+  const format = (encoding === "gzip" ? "gzip" : "brotli") as CompressionFormat;
+  return new Response(response.body.pipeThrough(new CompressionStream(format)), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
+/**
  * Compresses answers with gzip or brotli, as the client's `Accept-Encoding`
  * prefers, when their media type is compressible (JSON, NDJSON, CSV, HTML,
  * scripts, styles) and their body is at least `minBytes`. Such answers say
@@ -378,17 +408,7 @@ export function withCompression(options: CompressionOptions): Wrapper {
           return response;
         }
         if (known !== undefined) return finish(request, response, known);
-        return response.bytes().then((bytes) =>
-          finish(
-            request,
-            new Response(bytes, {
-              status: response.status,
-              statusText: response.statusText,
-              headers: response.headers,
-            }),
-            bytes,
-          )
-        );
+        return compressStream(request, response, options);
       });
   };
 }
