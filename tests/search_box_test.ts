@@ -11,7 +11,7 @@ import { Dataset } from "../lib/service/dataset.ts";
 import { openSearchableStore } from "../lib/search/searcher.ts";
 import { BOX_NPIS, BOX_PEOPLE, searchBoxFixtureDatabase } from "./_search_fixtures.ts";
 import type { Provider } from "../lib/provider.ts";
-import { hintKinds, queryWords } from "../lib/search/hint_words.ts";
+import { hintKinds, queryWords, stateOf } from "../lib/search/hint_words.ts";
 import { HINT } from "../lib/search/hint_words.ts";
 import { credentialTokens } from "../lib/text/credentials.ts";
 import { rankKey, scoreOfKey, SUB, TIER } from "../lib/search/scores.ts";
@@ -145,6 +145,10 @@ Deno.test("[search box] hint kinds of words", () => {
   assertEquals(hintKinds("1234"), 0, "four digits are a plain word");
   assertEquals(hintKinds("fowler"), 0);
   assertEquals(queryWords("fowler 21239-1234"), ["fowler", "21239"]);
+  assertEquals(queryWords("smith New York"), ["smith", "newyork"], "a two-word state is one hint");
+  assertEquals(hintKinds("newyork"), HINT.state);
+  assertEquals(stateOf("northcarolina"), "NC");
+  assertEquals(queryWords("new smith"), ["new", "smith"], "not a state name: two words");
 });
 
 Deno.test("[search box] ZIPs, states and NPIs in the text rank those they fit first", async (t) => {
@@ -162,6 +166,8 @@ Deno.test("[search box] ZIPs, states and NPIs in the text rank those they fit fi
       assert(top.includes("fowler") && top.includes("margaretFowler"), q);
       assert(scoreOf(list, "peterFowler") < 50, `${q}: Texas is lower`);
     }
+    const inNewYork = (await keys("fowler new york")).sort();
+    assert(inNewYork.includes("fowler") && inNewYork.includes("peterFowler"), "new york is a hint");
     const al = await keys("al smith");
     assertEquals(al.slice(0, 2), ["alSmith", "bobSmith"], "Al the name, then Alabama");
   });

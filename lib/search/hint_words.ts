@@ -11,13 +11,24 @@
 import { foldText, words } from "../text/fold.ts";
 import { CREDENTIAL_WORDS, isTitleOrCredential, TITLE_WORDS } from "../text/credentials.ts";
 
+/** Two-word state names by their first word: `new york` is read as the one word `newyork`. */
+const STATE_PAIRS: ReadonlyMap<string, readonly string[]> = new Map([
+  ["new", ["hampshire", "jersey", "mexico", "york"]],
+  ["north", ["carolina", "dakota"]],
+  ["south", ["carolina", "dakota"]],
+  ["rhode", ["island"]],
+  ["west", ["virginia"]],
+  ["puerto", ["rico"]],
+  ["virgin", ["islands"]],
+]);
+
 /** Kinds of hint a word can be (bits: a word can be several, `md` is a credential and a state). */
 export const HINT = {
   /** A name prefix: `dr`, `mr`, `ms`. */
   title: 1,
   /** A credential: `md`, `do`, `np`, `pac`. */
   credential: 2,
-  /** A state code or one-word state name. */
+  /** A state code or state name. */
   state: 4,
   /** Five digits: a practice ZIP. */
   zip: 8,
@@ -27,7 +38,7 @@ export const HINT = {
   initial: 32,
 } as const;
 
-/** USPS codes of states, DC and inhabited territories, by folded code and one-word name. */
+/** USPS codes of states, DC and inhabited territories, by folded code and name (two words joined). */
 const STATES: ReadonlyMap<string, string> = (() => {
   const map = new Map<string, string>();
   const names: Record<string, string> = {
@@ -60,43 +71,44 @@ const STATES: ReadonlyMap<string, string> = (() => {
     MT: "montana",
     NE: "nebraska",
     NV: "nevada",
-    NH: "",
-    NJ: "",
-    NM: "",
-    NY: "",
-    NC: "",
-    ND: "",
+    NH: "new hampshire",
+    NJ: "new jersey",
+    NM: "new mexico",
+    NY: "new york",
+    NC: "north carolina",
+    ND: "north dakota",
     OH: "ohio",
     OK: "oklahoma",
     OR: "oregon",
     PA: "pennsylvania",
-    RI: "",
-    SC: "",
-    SD: "",
+    RI: "rhode island",
+    SC: "south carolina",
+    SD: "south dakota",
     TN: "tennessee",
     TX: "texas",
     UT: "utah",
     VT: "vermont",
     VA: "virginia",
     WA: "washington",
-    WV: "",
+    WV: "west virginia",
     WI: "wisconsin",
     WY: "wyoming",
-    PR: "",
+    PR: "puerto rico",
     GU: "guam",
-    VI: "",
+    VI: "virgin islands",
     AS: "",
     MP: "",
   };
   for (const [code, name] of Object.entries(names)) {
     map.set(code.toLowerCase(), code);
-    if (name) map.set(name, code);
+    // A two-word name is one word of the search box, joined (see queryWords).
+    if (name) map.set(name.replace(" ", ""), code);
   }
   return map;
 })();
 
 /**
- * The state a word names (a USPS code or a one-word state name), or null.
+ * The state a word names (a USPS code or a state name, two words joined), or null.
  *
  * @example
  * ```ts
@@ -135,11 +147,13 @@ export function hintKinds(word: string): number {
 /**
  * The words of the search box, folded, with a dotted or hyphenated title or
  * credential kept as one word (`M.D.` → `md`, `PA-C` → `pac`, `Ph.D.` →
- * `phd`), a ZIP+4 as its ZIP; every other word as {@linkcode words} splits it.
+ * `phd`), a ZIP+4 as its ZIP, a two-word state name as one word (`new york`
+ * → `newyork`); every other word as {@linkcode words} splits it.
  *
  * @example
  * ```ts
  * queryWords("Dr. Paul B. Fowler, M.D."); // ["dr", "paul", "b", "fowler", "md"]
+ * queryWords("smith new york"); // ["smith", "newyork"]
  * ```
  */
 export function queryWords(q: string): string[] {
@@ -158,6 +172,19 @@ export function queryWords(q: string): string[] {
       }
     }
     out.push(...words(raw));
+  }
+  return joinStateNames(out);
+}
+
+/** Joins the two words of a state name (`new`, `york` → `newyork`, a state hint). */
+function joinStateNames(list: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const next = list[i + 1];
+    if (next !== undefined && STATE_PAIRS.get(list[i]!)?.includes(next)) {
+      out.push(list[i]! + next);
+      i++;
+    } else out.push(list[i]!);
   }
   return out;
 }
