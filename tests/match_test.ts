@@ -184,6 +184,35 @@ Deno.test("[match] classes: exactly one top-class candidate, typos and ties go t
   );
   assertEquals(elsewhere.evidenceClass, 6);
   assertEquals(decide([elsewhere]), { status: "review", reason: "address_conflict" });
+  // The benchmark roster's one wrong match at 9.7 million: the same house number and "AVE" in
+  // another state is not the same address (a street type or direction tells nothing apart).
+  const namesake = judge(
+    person({ first_name: "Rachel", last_name: "Hall", address: "5281 Pine Ave", city: "Warwick" }),
+    {
+      ...provider({}),
+      practice_location: {
+        ...provider({}).practice_location!,
+        line1: "5281 7TH AVE",
+        city: "RESTON",
+        state: "VA",
+        postal_code: "20195",
+      },
+    },
+  );
+  assertEquals(namesake.verdicts.address, "conflicts");
+  const sameCity = judge(
+    person({
+      first_name: "Robert",
+      last_name: "Smith",
+      address: "403 Permian Road",
+      city: "St Louis",
+    }),
+    provider({}),
+  );
+  assertEquals([sameCity.verdicts.address, sameCity.evidence.address], [
+    "agrees",
+    "number_and_street_word",
+  ]);
 });
 
 Deno.test("[match] the roster reader: CSV and NDJSON, aliases, limits naming the row", async () => {

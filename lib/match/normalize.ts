@@ -300,6 +300,16 @@ export interface Street {
 }
 
 /**
+ * Words that say what kind of street it is, or which way (`ave`, `blvd`,
+ * `n`, `east`…): two addresses sharing one of them share nothing that tells
+ * them apart.
+ */
+export const STREET_TYPE_WORDS: ReadonlySet<string> = new Set([
+  ...Object.values(STREET_ABBREVIATIONS),
+  ...["n", "s", "e", "w", "ne", "nw", "se", "sw", "north", "south", "east", "west"],
+]);
+
+/**
  * Splits street lines into the primary line and the unit: `#` and USPS
  * designators (STE, SUITE, APT, UNIT, FL, ...) start the unit, whether on
  * the first line ("403 PERMIAN WAY STE D") or the second ("SUITE 103").

@@ -20,6 +20,7 @@ import {
   orgWords,
   phone,
   street,
+  STREET_TYPE_WORDS,
   SUFFIXES,
   zip,
 } from "./normalize.ts";
@@ -205,7 +206,9 @@ function compareLocation(row: PreparedRow, loc: Location): LocationVerdicts {
       };
     } else if (
       row.street.number && row.street.number === theirs.number &&
-      row.street.primary.slice(1).some((w) => w.length > 2 && theirs.primary.includes(w))
+      row.street.primary.slice(1).some((w) =>
+        w.length > 2 && !STREET_TYPE_WORDS.has(w) && theirs.primary.includes(w)
+      )
     ) address = { v: "agrees", how: "number_and_street_word" };
     else address = { v: "conflicts" };
   }
@@ -224,6 +227,12 @@ function compareLocation(row: PreparedRow, loc: Location): LocationVerdicts {
         ? { v: "agrees", how: "zip9" }
         : { v: "agrees", how: "zip5_other_plus4" };
     } else postal = { v: "agrees", how: "zip5" };
+  }
+  // A house number and a street word shared in another city and ZIP are a coincidence, not an address.
+  if (
+    address.how === "number_and_street_word" && city === "conflicts" && postal.v === "conflicts"
+  ) {
+    address = { v: "conflicts" };
   }
   const theirPhone = phone(loc.phone);
   const tel = row.phone && theirPhone
