@@ -4,6 +4,8 @@
  *
  * @module
  */
+import { writeDemoCsv } from "../lib/demo/csv.ts";
+import type { ImportFiles } from "../scripts/processes.ts";
 import {
   ENDPOINT_COLUMNS,
   NPIDATA_COLUMNS,
@@ -229,4 +231,23 @@ export async function fixtureDatabase(dir: string): Promise<string> {
   const progress = { start() {}, update() {}, finish() {}, note() {} };
   await runImport({ db: `${dir}/providers.db`, ...files, progress });
   return `${dir}/providers.db`;
+}
+
+/**
+ * NPPES-format demo files of `records` providers in `dir`, as the importer
+ * takes them (`deno task import` arguments by kind).
+ */
+export async function demoImportFiles(
+  dir: string,
+  records: number,
+  seed: number,
+): Promise<ImportFiles> {
+  const { files } = await writeDemoCsv(dir, { records, seed });
+  const byKind = Object.fromEntries(files.map((f) => [f.kind, f.path]));
+  return {
+    npidata: byKind.npidata!,
+    othername: byKind.othername,
+    pl: byKind.pl,
+    endpoint: byKind.endpoint,
+  };
 }

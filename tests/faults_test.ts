@@ -5,32 +5,16 @@
  * a clear error and no crash loop.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import {
-  freePort,
-  importCommand,
-  type ImportFiles,
-  serverCommand,
-  waitForStatus,
-} from "../scripts/processes.ts";
-import { fixtureDatabase } from "./_fixtures.ts";
+import { freePort, importCommand, serverCommand, waitForStatus } from "../scripts/processes.ts";
+import { demoImportFiles, fixtureDatabase } from "./_fixtures.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
-import { writeDemoCsv } from "../lib/demo/csv.ts";
 
 async function sha256(path: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(path));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-async function demoCsv(dir: string, records: number): Promise<ImportFiles> {
-  const { files } = await writeDemoCsv(dir, { records, seed: 5 });
-  const byKind = Object.fromEntries(files.map((f) => [f.kind, f.path]));
-  return {
-    npidata: byKind.npidata!,
-    othername: byKind.othername,
-    pl: byKind.pl,
-    endpoint: byKind.endpoint,
-  };
-}
+const demoCsv = (dir: string, records: number) => demoImportFiles(dir, records, 5);
 
 Deno.test("[faults] an import killed with SIGKILL at any point leaves the served database byte-identical", async () => {
   const dir = await Deno.makeTempDir();

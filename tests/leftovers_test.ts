@@ -1,7 +1,6 @@
 import { assert, assertEquals, assertMatch } from "@std/assert";
-import { importCommand, type ImportFiles } from "../scripts/processes.ts";
-import { writeDemoCsv } from "../lib/demo/csv.ts";
-import { writeFixtureFiles } from "./_fixtures.ts";
+import { importCommand } from "../scripts/processes.ts";
+import { demoImportFiles, writeFixtureFiles } from "./_fixtures.ts";
 import {
   buildStillRuns,
   describeLeftovers,
@@ -18,16 +17,7 @@ function buildFiles(dir: string): string[] {
     .sort();
 }
 
-async function demoCsv(dir: string, records: number): Promise<ImportFiles> {
-  const { files } = await writeDemoCsv(dir, { records, seed: 11 });
-  const byKind = Object.fromEntries(files.map((f) => [f.kind, f.path]));
-  return {
-    npidata: byKind.npidata!,
-    othername: byKind.othername,
-    pl: byKind.pl,
-    endpoint: byKind.endpoint,
-  };
-}
+const demoCsv = (dir: string, records: number) => demoImportFiles(dir, records, 11);
 
 Deno.test("[leftovers] a build runs while a process holds the lock on its main file", async () => {
   const dir = await Deno.makeTempDir();

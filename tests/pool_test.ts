@@ -12,6 +12,7 @@ import { SearchPool, type SearchPoolOptions } from "../lib/search/pool.ts";
 import { renderSearchBody, type SearchJob } from "../lib/search/response.ts";
 import type { SearchPage } from "../lib/search/engine.ts";
 import { searchFixtureDatabase } from "./_search_fixtures.ts";
+import { searchQuery } from "../lib/search/query.ts";
 import { clock, DeadlineError } from "../lib/deadline.ts";
 import { loadConfig } from "../lib/config.ts";
 
@@ -153,27 +154,12 @@ Deno.test("[pool] a database the workers cannot serve fails the start with a cle
 Deno.test("[pool] in-process searches stop at their deadline", () => {
   const store = openSearchableStore(path);
   try {
-    const query = {
+    const query = searchQuery({
       words: ["smith"],
-      npis: null,
-      lastNames: null,
-      firstNames: null,
-      organizationNames: null,
-      entity: null,
-      taxonomyCodes: null,
-      specialtyCodes: null,
-      cities: null,
-      states: null,
-      postal: null,
-      near: null,
-      sex: null,
       includeDeactivated: false,
-      sort: "relevance" as const,
+      sort: "relevance",
       limit: 10,
-      offset: 0,
-      cursor: null,
-      facets: [],
-    };
+    });
     assertThrows(() => store.search(query, { deadline: clock() - 1 }), DeadlineError);
     assert(store.search(query, { deadline: clock() + 10_000 }).total > 0);
   } finally {

@@ -168,6 +168,19 @@ function bitmapOf(list: Uint32Array, universe: number): Uint32Array {
 }
 
 /**
+ * Whether `probe` holds `v`: a bit of its bitmap, or a step of its list's
+ * cursor `at[p]` (the ids asked come in ascending order, so it only moves on).
+ */
+function probeHolds(probe: ProbePart, at: Uint32Array, p: number, v: number): boolean {
+  if (probe.bits) return (probe.bits[v >>> 5]! & (1 << (v & 31))) !== 0;
+  const list = probe.list;
+  let j = at[p]!;
+  if (j >= list.length) return false;
+  if (list[j]! < v) at[p] = j = seek(list, v, j);
+  return j < list.length && list[j] === v;
+}
+
+/**
  * The parts as probed: per level, the parts shorter than the candidates
  * are merged into one list (one cursor instead of many), and a part much
  * longer than the candidates and dense enough is read through its bitmap.
@@ -221,16 +234,7 @@ export function probeWord(
     const v = inIds[i]!;
     for (let p = 0; p < probes.length; p++) {
       const probe = probes[p]!;
-      let found: boolean;
-      if (probe.bits) found = (probe.bits[v >>> 5]! & (1 << (v & 31))) !== 0;
-      else {
-        const list = probe.list;
-        let j = at[p]!;
-        if (j >= list.length) continue;
-        if (list[j]! < v) at[p] = j = seek(list, v, j);
-        found = j < list.length && list[j] === v;
-      }
-      if (found) {
+      if (probeHolds(probe, at, p, v)) {
         ids[n] = v;
         const own = inLevels[i]!;
         levels[n++] = own > probe.level ? own : probe.level;
@@ -266,16 +270,7 @@ export function bestLevels(
     const v = ids[i]!;
     for (let p = 0; p < probes.length; p++) {
       const probe = probes[p]!;
-      let found: boolean;
-      if (probe.bits) found = (probe.bits[v >>> 5]! & (1 << (v & 31))) !== 0;
-      else {
-        const list = probe.list;
-        let j = at[p]!;
-        if (j >= list.length) continue;
-        if (list[j]! < v) at[p] = j = seek(list, v, j);
-        found = j < list.length && list[j] === v;
-      }
-      if (found) {
+      if (probeHolds(probe, at, p, v)) {
         out[i] = probe.level;
         break;
       }
