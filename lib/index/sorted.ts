@@ -150,23 +150,27 @@ export function unionAll(lists: readonly Uint32Array[], universe?: number): Uint
     }
     return universe === undefined ? sortUnique(all) : sortUniqueBelow(all, universe);
   }
-  return mergeTree(nonEmpty, union2);
+  return mergeTree(nonEmpty, union2, (list) => list.length);
 }
 
 /**
- * Merges a non-empty list of items pairwise as a balanced tree, so each
- * item takes part in `log(items)` merges (for sorted lists: `total·log(lists)`
- * steps, against `total·lists` merging one after another).
+ * Merges a non-empty list of items two at a time, always the two shortest
+ * (as Huffman coding joins the rarest symbols): a long list among short
+ * ones is merged once, at the end, instead of at every level of a
+ * balanced tree; for equal lengths it is the balanced tree's
+ * `total·log(lists)` steps.
  */
-function mergeTree<T>(items: readonly T[], merge: (a: T, b: T) => T): T {
-  let round = items;
-  while (round.length > 1) {
-    const next: T[] = [];
-    for (let k = 0; k + 1 < round.length; k += 2) next.push(merge(round[k]!, round[k + 1]!));
-    if (round.length % 2 === 1) next.push(round[round.length - 1]!);
-    round = next;
+function mergeTree<T>(items: readonly T[], merge: (a: T, b: T) => T, size: (item: T) => number): T {
+  // Longest first, so the two shortest are popped off the end.
+  const queue = [...items].sort((a, b) => size(b) - size(a));
+  while (queue.length > 1) {
+    const merged = merge(queue.pop()!, queue.pop()!);
+    const n = size(merged);
+    let at = queue.length;
+    while (at > 0 && size(queue[at - 1]!) < n) at--;
+    queue.splice(at, 0, merged);
   }
-  return round[0]!;
+  return queue[0]!;
 }
 
 function union2(a: Uint32Array, b: Uint32Array): Uint32Array {
@@ -308,13 +312,13 @@ function mergeLeveled(a: Leveled, b: Leveled): Leveled {
   return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
 }
 
-/** The union of leveled parts merged pairwise as a balanced tree: `N·log(parts)` steps. */
+/** The union of leveled parts merged two at a time, the shortest first (see `mergeTree`). */
 function mergeLeveledTree(parts: readonly LeveledPart[]): Leveled {
   const leveled = parts.map((p) => ({
     ids: p.list,
     levels: new Uint8Array(p.list.length).fill(p.level),
   }));
-  return mergeTree(leveled, mergeLeveled);
+  return mergeTree(leveled, mergeLeveled, (part) => part.ids.length);
 }
 
 /**

@@ -533,25 +533,17 @@ function matchText(
     return planned;
   };
   let words = split.required;
-  let planned = plan(words, "all");
-  const asTyped = plan(words, "unknown");
-  const widens = planned.some((w, i) => w.typos.length !== asTyped[i]!.typos.length);
-  let set: Leveled;
-  if (widens && asTyped.every((w) => w.typos.length === 0)) {
-    // Only known words have variants: one evaluation with them, whose matches without a typo
-    // (levels below TYPO_LEVEL) are exactly the as-typed evaluation's.
-    set = matchWords(planned, filters, test, boxes, ctx);
-    if (countBelow(set, TYPO_LEVEL) >= TYPO_TOKENS_THRESHOLD) {
-      set = keepBelow(set, TYPO_LEVEL);
-      planned = asTyped;
-    }
-  } else if (widens) {
-    // Unknown words take their variants either way: as typed first, widened if too few.
-    set = matchWords(asTyped, filters, test, boxes, ctx);
-    if (set.ids.length < TYPO_TOKENS_THRESHOLD) {
+  // As typed first (unknown words take their variants); every word's variants only when that
+  // finds fewer than a page: most searches never read the typo vocabulary of a known word.
+  let planned = plan(words, "unknown");
+  let set = matchWords(planned, filters, test, boxes, ctx);
+  if (set.ids.length < TYPO_TOKENS_THRESHOLD) {
+    const widened = plan(words, "all");
+    if (widened.some((w, i) => w.typos.length !== planned[i]!.typos.length)) {
+      planned = widened;
       set = matchWords(planned, filters, test, boxes, ctx);
-    } else planned = asTyped;
-  } else set = matchWords(planned, filters, test, boxes, ctx);
+    }
+  }
   let fallback = false;
   while (set.ids.length === 0 && words.length > 1) {
     checkWatch(ctx);
@@ -588,29 +580,6 @@ function matchText(
     }
   }
   return set;
-}
-
-/** The first level of a typo-only match (levels 11 to 14; 10 is given by promotion, later). */
-const TYPO_LEVEL = 10;
-
-/** How many entries have a level below `level`. */
-function countBelow(set: Leveled, level: number): number {
-  let n = 0;
-  for (let i = 0; i < set.levels.length; i++) if (set.levels[i]! < level) n++;
-  return n;
-}
-
-/** The entries with a level below `level` (in place: `set` is the caller's own). */
-function keepBelow(set: Leveled, level: number): Leveled {
-  const { ids, levels } = set;
-  let n = 0;
-  for (let i = 0; i < ids.length; i++) {
-    if (levels[i]! < level) {
-      ids[n] = ids[i]!;
-      levels[n++] = levels[i]!;
-    }
-  }
-  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
 }
 
 /**

@@ -93,6 +93,8 @@ export function withSearch(
       checkRecord,
       maxRecordChecks: options.maxRecordChecks,
     });
+  // The index's columns first, then the vocabulary's term counts.
+  searchable.warm = () => store.warm() || (engine?.typos.warm() ?? false);
   // The store counts records and posting lists; the engine's caches are counted here.
   searchable.cacheCounters = () => {
     const out = store.cacheCounters();

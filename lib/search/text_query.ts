@@ -17,6 +17,7 @@ import {
   MIN_TYPO_TERM,
   VocabularyLookup,
 } from "../index/vocabulary.ts";
+import { TermCounts } from "../index/term_counts.ts";
 
 /** Most words of `q` taken into account. */
 export const MAX_QUERY_WORDS = 12;
@@ -85,42 +86,42 @@ export function osaDistance(a: string, b: string): number {
   return d[rows * cols - 1]!;
 }
 
-/** What the vocabulary says of one word: how many providers hold it, and its neighbours. */
-interface WordEntry {
-  docs: number;
-  variants: string[];
-}
-
 /** Looks up typo variants of words in a database's vocabulary. */
 export class TypoFinder {
+  readonly #db: DatabaseSync;
   readonly #lookup: VocabularyLookup;
-  /** Entries found so far, by word: common words recur in searches that differ otherwise. */
-  readonly #found = new Map<string, WordEntry>();
+  #counts: TermCounts | null = null;
+  /** Variants found so far, by word: rare words recur in searches that differ otherwise. */
+  readonly #found = new Map<string, string[]>();
 
   constructor(db: DatabaseSync) {
+    this.#db = db;
     this.#lookup = new VocabularyLookup(db);
+  }
+
+  /**
+   * Reads the vocabulary's term counts if not read yet (a server calls it
+   * while idle, so no search pays for it); returns whether anything is left.
+   */
+  warm(): boolean {
+    this.#counts ??= TermCounts.read(this.#db);
+    return false;
+  }
+
+  /** How many providers hold `word` as typed (in names, other names, cities, specialty words). */
+  docs(word: string): number {
+    this.warm();
+    return this.#counts!.docs(word);
   }
 
   /**
    * Terms within `word`'s typo budget, the word itself excluded, most
    * frequent first; none for a word {@linkcode TYPED_WORD_MIN_DOCS} or more
-   * providers hold as typed.
+   * providers hold as typed (whose delete-neighbourhood is then not read).
    */
   variants(word: string): string[] {
-    const entry = this.#entry(word);
-    return entry.docs >= TYPED_WORD_MIN_DOCS ? [] : entry.variants;
-  }
-
-  /**
-   * Whether the word as typed is in the vocabulary (a name, city or
-   * specialty word some provider holds). Words too short for typos (under
-   * {@linkcode MIN_TYPO_TERM} letters) are not looked up and count as unknown.
-   */
-  known(word: string): boolean {
-    return this.#entry(word).docs > 0;
-  }
-
-  #entry(word: string): WordEntry {
+    if (typoBudget(word) === 0 || word.length < MIN_TYPO_TERM) return [];
+    if (this.docs(word) >= TYPED_WORD_MIN_DOCS) return [];
     const known = this.#found.get(word);
     if (known) return known;
     const found = this.#lookUp(word);
@@ -129,19 +130,24 @@ export class TypoFinder {
     return found;
   }
 
-  #lookUp(word: string): WordEntry {
+  /**
+   * Whether the word as typed is in the vocabulary (a name, city or
+   * specialty word some provider holds). Words too short for typos (under
+   * {@linkcode MIN_TYPO_TERM} letters) are not looked up and count as unknown.
+   */
+  known(word: string): boolean {
+    return typoBudget(word) > 0 && word.length >= MIN_TYPO_TERM && this.docs(word) > 0;
+  }
+
+  #lookUp(word: string): string[] {
     const budget = typoBudget(word);
-    if (budget === 0 || word.length < MIN_TYPO_TERM) return { docs: 0, variants: [] };
+    if (budget === 0) return [];
     const keys = [word, ...deletions(word, word.length >= MIN_TWO_EDIT_TERM ? budget : 1)];
-    const rows = this.#lookup.find(keys);
-    let docs = 0;
-    for (const r of rows) if (r.term === word) docs = r.docs;
-    const variants = rows
+    return this.#lookup.find(keys)
       .filter((r) => r.term !== word && osaDistance(word, r.term) <= budget)
       .sort((a, b) => b.docs - a.docs || (a.term < b.term ? -1 : 1))
       .slice(0, MAX_TYPO_VARIANTS)
       .map((r) => r.term);
-    return { docs, variants };
   }
 }
 

@@ -115,7 +115,13 @@ export function openSqliteStore(
   let meta: Map<string, string>;
   try {
     db = new DatabaseSync(path, { readOnly: true });
-    db.exec("PRAGMA query_only = ON; PRAGMA cache_size = -32768; PRAGMA mmap_size = 1073741824;");
+    // A served file is never written (a new release is a new file), so the connection takes its
+    // shared lock once and keeps it: without that, every statement locks, checks and unlocks the
+    // file, some 5-10 µs of system calls, more than most index reads cost.
+    db.exec(
+      "PRAGMA query_only = ON; PRAGMA cache_size = -32768; PRAGMA mmap_size = 1073741824; " +
+        "PRAGMA locking_mode = EXCLUSIVE;",
+    );
     meta = readMeta(db);
   } catch (error) {
     throw new StoreOpenError(
