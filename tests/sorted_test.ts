@@ -55,3 +55,17 @@ Deno.test("[sorted] unionAll of many long lists, with and without a universe", (
     expected(lists.slice(0, 3).flatMap((l) => [...l])),
   );
 });
+
+Deno.test("[sorted] unionAll of one long list among short ones, in any order", () => {
+  // The shortest lists are merged first: whatever the input order, the union is the same.
+  const long = sortUnique(ids(50_000, 400_000, 9));
+  const short = Array.from({ length: 7 }, (_, i) => sortUnique(ids(5 + i * 40, 400_000, 20 + i)));
+  const want = expected([...long, ...short.flatMap((l) => [...l])]);
+  for (const lists of [[long, ...short], [...short, long], [short[0]!, long, ...short.slice(1)]]) {
+    assertEquals([...unionAll(lists, 400_000)], want);
+  }
+  // Equal lengths and a single empty list among them.
+  const equal = [ids(100, 1000, 1), ids(100, 1000, 2), new Uint32Array(0), ids(100, 1000, 3)]
+    .map((l) => sortUnique(l));
+  assertEquals([...unionAll(equal)], expected(equal.flatMap((l) => [...l])));
+});

@@ -3,6 +3,7 @@ import { assert, assertEquals } from "@std/assert";
 import { DatabaseSync } from "node:sqlite";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
 import { TYPED_WORD_MIN_DOCS, TypoFinder } from "../lib/search/text_query.ts";
+import { TermCounts } from "../lib/index/term_counts.ts";
 
 const dir = await Deno.makeTempDir();
 const path = `${dir}/typo.db`;
@@ -32,6 +33,44 @@ Deno.test("[typos] a word few providers hold keeps its neighbours", () => {
   }
   // Asked again, the same answer (remembered).
   assertEquals(finder.variants(withNeighbours[0]!), finder.variants(withNeighbours[0]!));
+});
+
+Deno.test("[typos] the in-memory term counts answer as the term table does", () => {
+  const counts = TermCounts.read(db);
+  const rows = db.prepare("SELECT term, docs FROM term ORDER BY id").all() as {
+    term: string;
+    docs: number;
+  }[];
+  assertEquals(counts.size, rows.length);
+  assert(rows.length > 1000, "the demo vocabulary has terms");
+  for (const { term, docs } of rows) assertEquals(counts.docs(term), docs, term);
+  // Words between, before and after the terms, and prefixes and extensions of terms, are absent.
+  const absent = ["", "0", "zzzzzzzz", "smithx", "smit", "aaaaaaaa", "m", "mmmmmmmmmmmm"];
+  for (const word of absent) assertEquals(counts.docs(word), docs(word), word);
+  for (const { term } of rows.slice(0, 500)) {
+    assertEquals(counts.docs(`${term}q`), docs(`${term}q`), `${term}q`);
+    assertEquals(counts.docs(term.slice(0, -1)), docs(term.slice(0, -1)), term.slice(0, -1));
+  }
+});
+
+Deno.test("[typos] term counts of an empty vocabulary", () => {
+  const empty = new DatabaseSync(":memory:");
+  empty.exec(
+    "CREATE TABLE term (id INTEGER PRIMARY KEY, term TEXT NOT NULL, docs INTEGER NOT NULL)",
+  );
+  const counts = TermCounts.read(empty);
+  assertEquals(counts.size, 0);
+  assertEquals(counts.docs("smith"), 0);
+  empty.close();
+});
+
+Deno.test("[typos] whether a word is known comes from the term counts", () => {
+  const finder = new TypoFinder(db);
+  // Known and unknown are answered from the term counts, with no bucket read.
+  assert(finder.known("smith"));
+  assert(!finder.known("qzxqzx"));
+  assert(!finder.known("smi"), "words under five letters count as unknown");
+  assertEquals(finder.docs("smith"), docs("smith"));
 });
 
 globalThis.addEventListener("unload", () => {
