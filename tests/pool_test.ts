@@ -86,6 +86,37 @@ for (const renderHere of [false, true]) {
   });
 }
 
+Deno.test("[pool] workers share the index columns one of them read", async () => {
+  const local = openSearchableStore(path);
+  const pool = await SearchPool.start({ path, workers: 2, queue: 64 });
+  try {
+    // Each worker warms between searches; the first to read a column hands it to the other.
+    const deadline = clock() + 20_000;
+    while (pool.stats.sharedColumns < 5 && clock() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assertEquals(pool.stats.sharedColumns, 5, "city, lat, lon, tax_offsets, tax_codes");
+    // Searches that read every shared column answer as in-process ones, from both workers.
+    const queries = [
+      searchQuery({ words: ["smith"], facets: ["city", "taxonomy"], limit: 5 }),
+      searchQuery({ near: { lat: 40.75, lon: -73.99, radius: 80, unit: "km" }, limit: 5 }),
+      searchQuery({ words: ["heart"], facets: ["taxonomy", "state"], limit: 5 }),
+    ];
+    for (const query of queries) {
+      const want = local.search(query);
+      const pages = await Promise.all(
+        [1, 2].map(() =>
+          pool.page({ query, cursorScope: { query: "q", release: "r" }, startedAt: clock() })
+        ),
+      );
+      for (const page of pages) assertEquals(page, want);
+    }
+  } finally {
+    await pool.close();
+    local.close();
+  }
+});
+
 Deno.test("[pool] a full queue sheds load with 503 overloaded and Retry-After", async () => {
   const { app, pool, dataset } = await poolApp({ queue: 1, workerDelayMs: 300 });
   try {
@@ -134,7 +165,14 @@ Deno.test("[pool] a search past the timeout is abandoned: worker terminated and 
     assertEquals(next.status, 200);
     assertEquals((await next.json()).results.length > 0, true);
     const { serviceMs: _s, serviceDeviationMs: _d, expectedWaitMs: _w, ...counts } = pool.stats;
-    assertEquals(counts, { workers: 1, ready: 1, busy: 0, queued: 0, replaced: 1 });
+    assertEquals(counts, {
+      workers: 1,
+      ready: 1,
+      busy: 0,
+      queued: 0,
+      replaced: 1,
+      sharedColumns: 0,
+    });
   } finally {
     await dataset.close();
   }

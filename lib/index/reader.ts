@@ -42,7 +42,23 @@ const LAZY = {
   tax_codes: { width: 2, perId: false },
 } as const;
 
-type LazyColumn = keyof typeof LAZY;
+/** The name of a column read on first use (see `LAZY`). */
+export type LazyColumn = keyof typeof LAZY;
+
+/** Lazy columns' bytes by name, as one search index hands them to another. */
+export type ColumnBytes = Partial<Record<LazyColumn, Uint8Array>>;
+
+/** Options of {@linkcode SearchIndex.open}. */
+export interface SearchIndexOptions {
+  /** Bytes of decoded posting lists kept between searches. Default 256 MB. */
+  cacheBytes?: number;
+  /**
+   * Read lazy columns into shared memory, so that other threads' indexes of
+   * the same file can adopt them ({@linkcode SearchIndex.adopt}) instead of
+   * each holding a copy.
+   */
+  shared?: boolean;
+}
 
 /** The loaded index of one database. */
 export class SearchIndex {
@@ -63,13 +79,17 @@ export class SearchIndex {
   readonly #range: StatementSync;
   readonly #cache: ByteLru<Uint32Array>;
   readonly #flagCounts = new Map<number, number>();
+  readonly #shared: boolean;
+  /** Lazy columns' bytes as read or adopted, by name. */
+  readonly #bytes: ColumnBytes = {};
 
   /** Hits and misses of the posting-list cache. */
   get cacheCounts(): { hits: number; misses: number } {
     return { hits: this.#cache.hits, misses: this.#cache.misses };
   }
 
-  private constructor(db: DatabaseSync, cacheBytes: number) {
+  private constructor(db: DatabaseSync, cacheBytes: number, shared: boolean) {
+    this.#shared = shared;
     // Every column must be there with a plausible length before the first query needs it
     // (SQLite answers `length()` of a blob without reading it).
     const lengths = new Map<string, number>();
@@ -119,9 +139,45 @@ export class SearchIndex {
     name: LazyColumn,
     make: new (buffer: ArrayBuffer, offset: number, length: number) => T,
   ): T {
-    const row = this.#blob.get(name) as { data: Uint8Array } | undefined;
-    if (!row) throw new Error(`The search index has no '${name}' column: import the data again`);
-    return view(row.data, make, LAZY[name].width);
+    let bytes = this.#bytes[name];
+    if (!bytes) {
+      const row = this.#blob.get(name) as { data: Uint8Array } | undefined;
+      if (!row) throw new Error(`The search index has no '${name}' column: import the data again`);
+      bytes = row.data;
+      if (this.#shared) {
+        bytes = new Uint8Array(new SharedArrayBuffer(row.data.byteLength));
+        bytes.set(row.data);
+      }
+      this.#bytes[name] = bytes;
+    }
+    return view(bytes, make, LAZY[name].width);
+  }
+
+  /**
+   * Takes lazy columns another index of the same file read into shared
+   * memory, for those not read here yet (a column already read is kept).
+   * Throws when a column's length does not fit this index.
+   *
+   * @example
+   * ```ts
+   * other.adopt(first.columnBytes());
+   * ```
+   */
+  adopt(columns: ColumnBytes): void {
+    for (const [name, bytes] of Object.entries(columns) as [LazyColumn, Uint8Array][]) {
+      const { width, perId } = LAZY[name];
+      if (bytes.byteLength % width !== 0 || (perId && bytes.byteLength < (this.size + 1) * width)) {
+        throw new RangeError(
+          `Column '${name}' of ${bytes.byteLength} bytes does not fit this index`,
+        );
+      }
+      this.#bytes[name] ??= bytes;
+    }
+  }
+
+  /** The lazy columns read (or adopted) so far, by name: shared memory when opened `shared`. */
+  columnBytes(): ColumnBytes {
+    return { ...this.#bytes };
   }
 
   /** City number of each provider id (into {@linkcode cities}). */
@@ -177,8 +233,8 @@ export class SearchIndex {
    * const index = SearchIndex.open(db, { cacheBytes: 256 << 20 });
    * ```
    */
-  static open(db: DatabaseSync, options: { cacheBytes?: number } = {}): SearchIndex {
-    return new SearchIndex(db, options.cacheBytes ?? 256 * 1024 * 1024);
+  static open(db: DatabaseSync, options: SearchIndexOptions = {}): SearchIndex {
+    return new SearchIndex(db, options.cacheBytes ?? 256 * 1024 * 1024, options.shared ?? false);
   }
 
   #remember(key: string, list: Uint32Array): Uint32Array {

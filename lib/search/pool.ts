@@ -20,10 +20,13 @@ import type { SearchJob } from "./response.ts";
 import type { SearchPage } from "./engine.ts";
 import { BodyCache } from "./body_cache.ts";
 import { addCacheCounters, type CacheCounters } from "../lru.ts";
+import type { ColumnBytes } from "../index/reader.ts";
 
 /** Cache budgets a worker opens its store with. */
 export interface WorkerStoreOptions {
   postingCacheBytes?: number;
+  /** Read the index's large columns into shared memory, to hand them to the other workers. */
+  shareColumns?: boolean;
   resultCacheBytes?: number;
   recordCacheBytes?: number;
 }
@@ -37,7 +40,10 @@ export type ToWorker =
     delayMs: number;
     /** Answer pages (the serving thread renders them) instead of bodies. */
     pages: boolean;
+    /** Index columns another worker of the pool already read into shared memory. */
+    columns: ColumnBytes;
   }
+  | { type: "columns"; columns: ColumnBytes }
   | {
     type: "search";
     id: number;
@@ -55,6 +61,8 @@ export type ToWorker =
 export type FromWorker =
   | { type: "ready" }
   | { type: "open-failed"; message: string }
+  /** Index columns this worker read into shared memory, for the others. */
+  | { type: "columns"; columns: ColumnBytes }
   | { type: "result"; id: number; body: string; caches?: CacheCounters }
   | { type: "page"; id: number; page: SearchPage; caches?: CacheCounters }
   | { type: "timeout"; id: number; caches?: CacheCounters }
@@ -132,6 +140,8 @@ export interface PoolStats {
   serviceDeviationMs: number;
   /** What a search arriving now would wait for a worker, ms (0 when one is free). */
   expectedWaitMs: number;
+  /** Index columns one worker read into shared memory and the others use. */
+  sharedColumns: number;
 }
 
 /** Weight of the newest service time in the running average and deviation. */
@@ -191,6 +201,8 @@ export class SearchPool {
   #serviceDeviationMs = 0;
   /** Cache counters of workers terminated (their last report). */
   #retiredCaches: CacheCounters = {};
+  /** Index columns read into shared memory by a worker: every other worker adopts them. */
+  #columns: ColumnBytes = {};
 
   private constructor(options: SearchPoolOptions) {
     this.#options = options;
@@ -241,6 +253,7 @@ export class SearchPool {
       serviceMs: this.#serviceMs,
       serviceDeviationMs: this.#serviceDeviationMs,
       expectedWaitMs: this.#expectedWait(),
+      sharedColumns: Object.keys(this.#columns).length,
     };
   }
 
@@ -431,6 +444,8 @@ export class SearchPool {
           slot.ready = true;
           resolve();
           this.#pump();
+        } else if (message.type === "columns") {
+          this.#share(slot, message.columns);
         } else if (message.type === "open-failed") {
           opening = false;
           worker.terminate();
@@ -462,12 +477,22 @@ export class SearchPool {
         {
           type: "open",
           path: this.#options.path,
-          storeOptions: this.#options.storeOptions ?? {},
+          // With more than one worker, the first to read a large column shares it.
+          storeOptions: { shareColumns: this.#slots.length > 1, ...this.#options.storeOptions },
           delayMs: this.#options.workerDelayMs ?? 0,
           pages: this.#options.render !== undefined,
+          columns: this.#columns,
         } satisfies ToWorker,
       );
     });
+  }
+
+  /** Keeps columns a worker read into shared memory and hands them to every other worker. */
+  #share(from: Slot, columns: ColumnBytes): void {
+    this.#columns = { ...this.#columns, ...columns };
+    for (const slot of this.#slots) {
+      if (slot !== from) slot.worker.postMessage({ type: "columns", columns } satisfies ToWorker);
+    }
   }
 
   /** Terminates `slot`'s worker, rejects its task with `error` and starts a replacement. */

@@ -16,6 +16,7 @@ import { searchResponseBody } from "./response.ts";
 import { DeadlineError } from "../deadline.ts";
 import { renderRecords } from "../store/flat_records.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
+import type { ColumnBytes } from "../index/reader.ts";
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
@@ -26,6 +27,7 @@ const scope = self as unknown as {
 let store: SearchableSqliteStore | null = null;
 let delayMs = 0;
 let pages = false;
+let sharing = false;
 
 /** Blocks this worker's thread, as a heavy query would (the pool's `workerDelayMs` option). */
 function block(ms: number): void {
@@ -39,11 +41,34 @@ function block(ms: number): void {
 function warmSoon(): void {
   setTimeout(() => {
     try {
-      if (store?.warm()) warmSoon();
+      const more = store?.warm() ?? false;
+      shareColumns();
+      if (more) warmSoon();
     } catch {
       // A column that cannot be read fails the searches that need it, with their own error.
     }
   }, 0);
+}
+
+/** Columns of this worker's index already sent to the pool (or received from it). */
+const shared = new Set<string>();
+
+/** Sends the pool the columns read into shared memory since the last call. */
+function shareColumns(): void {
+  if (!store || !sharing) return;
+  const fresh = Object.fromEntries(
+    Object.entries(store.index.columnBytes()).filter(([name]) => !shared.has(name)),
+  );
+  if (Object.keys(fresh).length === 0) return;
+  for (const name of Object.keys(fresh)) shared.add(name);
+  scope.postMessage({ type: "columns", columns: fresh });
+}
+
+/** Takes the pool's shared columns (those this worker has not read itself). */
+function adopt(columns: ColumnBytes): void {
+  if (!store || Object.keys(columns).length === 0) return;
+  store.index.adopt(columns);
+  for (const name of Object.keys(columns)) shared.add(name);
 }
 
 function messageOf(error: unknown): string {
@@ -56,6 +81,12 @@ scope.onmessage = (event) => {
     case "open":
       try {
         store = openSearchableStore(message.path, message.storeOptions);
+        sharing = message.storeOptions.shareColumns ?? false;
+        try {
+          adopt(message.columns);
+        } catch {
+          // Columns that do not fit this file are not taken: this worker reads its own.
+        }
         delayMs = message.delayMs;
         pages = message.pages;
         scope.postMessage({ type: "ready" });
@@ -96,6 +127,13 @@ scope.onmessage = (event) => {
       }
       return;
     }
+    case "columns":
+      try {
+        adopt(message.columns);
+      } catch {
+        // Columns that do not fit are not taken: this worker reads its own.
+      }
+      return;
     case "close":
       store?.close();
       store = null;

@@ -80,6 +80,8 @@ export interface SqliteStoreOptions {
    * serves records while search workers hold the index.
    */
   lazyIndex?: boolean;
+  /** Read the index's large columns into shared memory (see `SearchIndexOptions.shared`). */
+  shareColumns?: boolean;
 }
 
 function readMeta(db: DatabaseSync): Map<string, string> {
@@ -181,7 +183,10 @@ export function openSqliteStore(
   const loadIndex = (): SearchIndex => {
     if (index) return index;
     try {
-      index = SearchIndex.open(db, { cacheBytes: options.postingCacheBytes ?? 160 * 1024 * 1024 });
+      index = SearchIndex.open(db, {
+        cacheBytes: options.postingCacheBytes ?? 160 * 1024 * 1024,
+        shared: options.shareColumns,
+      });
     } catch (error) {
       throw new StoreOpenError(
         `Cannot serve '${path}': its search index is unreadable (${
