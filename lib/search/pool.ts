@@ -2,9 +2,11 @@
  * A pool of search workers with admission control. At most one search runs
  * per worker; further searches wait in a FIFO queue of bounded length, and a
  * search arriving when the queue is full, or when its expected wait (the
- * searches ahead of it × the recent service time ÷ workers) is over the
- * wait budget, is refused at once (503 `overloaded` with `Retry-After`)
- * instead of piling up: admitted searches are answered in bounded time. A search whose
+ * work ahead of it: the queued searches' recent service times for their
+ * shape, plus what the running ones have left, ÷ workers) is over the wait
+ * budget, is refused at once (503 `overloaded` with `Retry-After`) instead
+ * of piling up: admitted searches wait for a worker about the budget at
+ * most. A search whose
  * deadline passes while queued is dropped without running; one that passes
  * it while running has its worker terminated — the work really stops — and
  * a fresh worker takes the slot. A worker that crashes is replaced the same
@@ -20,6 +22,7 @@ import type { SearchJob } from "./response.ts";
 import type { SearchPage } from "./engine.ts";
 import { BodyCache } from "./body_cache.ts";
 import { addCacheCounters, type CacheCounters } from "../lru.ts";
+import { searchShape, ServiceTimes } from "./service_times.ts";
 
 /** Cache budgets a worker opens its store with. */
 export interface WorkerStoreOptions {
@@ -95,10 +98,12 @@ export interface SearchPoolOptions {
    */
   workerDelayMs?: number;
   /**
-   * Longest expected wait (ms) a search is admitted with; beyond, it is
-   * refused. The expected wait is the searches queued, plus this one, times
-   * the recent service time (an exponentially weighted average), divided by
-   * the workers. 0 or absent: only the queue's length sheds.
+   * Longest expected wait (ms) for a worker a search is admitted with;
+   * beyond, it is refused. The expected wait is the work ahead of it — the
+   * queued searches' recent service times (per shape: `service_times.ts`)
+   * plus what the running ones have left — divided by the workers, plus
+   * twice the deviation of that sum. 0 or absent: only the queue's length
+   * sheds.
    */
   maxWaitMs?: number;
   /** Told of waits, service times, refusals, timeouts and abandoned searches. */
@@ -134,9 +139,6 @@ export interface PoolStats {
   expectedWaitMs: number;
 }
 
-/** Weight of the newest service time in the running average and deviation. */
-const SERVICE_EWMA_WEIGHT = 0.125;
-
 interface Task {
   id: number;
   job: SearchJob | null;
@@ -149,6 +151,8 @@ interface Task {
   startedAt: number;
   /** Resolve with the page found, not a body (exports, roster matching and FHIR read records themselves). */
   wantsPage: boolean;
+  /** What kind of work it is, for its service time estimate (`service_times.ts`). */
+  shape: string;
   resolve(body: string | SearchPage): void;
   reject(error: unknown): void;
   onAbort: (() => void) | null;
@@ -187,8 +191,7 @@ export class SearchPool {
   #closing = false;
   #drained: (() => void) | null = null;
   readonly #bodies: BodyCache;
-  #serviceMs = 0;
-  #serviceDeviationMs = 0;
+  readonly #times = new ServiceTimes();
   /** Cache counters of workers terminated (their last report). */
   #retiredCaches: CacheCounters = {};
 
@@ -238,8 +241,8 @@ export class SearchPool {
       busy: this.#slots.filter((s) => s.task).length,
       queued: this.#queue.length,
       replaced: this.#replaced,
-      serviceMs: this.#serviceMs,
-      serviceDeviationMs: this.#serviceDeviationMs,
+      serviceMs: this.#times.overall?.ms ?? 0,
+      serviceDeviationMs: this.#times.overall?.deviationMs ?? 0,
       expectedWaitMs: this.#expectedWait(),
     };
   }
@@ -258,30 +261,35 @@ export class SearchPool {
   }
 
   /**
-   * What a search arriving now would wait, ms: 0 with a free worker, else,
-   * for the `n` searches queued and this one, `n` service times plus twice
-   * the deviation of their sum (`2 × √n × deviation`), divided by the
-   * workers: a wait few searches exceed, not the average one, since service
-   * times vary. The service time is the recent average, or the time the
-   * longest-running search has taken so far when that is longer; before the
-   * first search finishes, a quarter of the wait budget.
+   * What a search arriving now would wait for a worker, ms: 0 with a free
+   * worker, else the work ahead of it divided by the workers. The work
+   * ahead is, for each queued search, the recent service time of its shape,
+   * and for each running one, what it has left of its shape's service time
+   * (at least that shape's deviation, when it runs longer than expected);
+   * plus twice the deviation of that sum (the square root of the sum of
+   * squared deviations): a wait few searches exceed, not the average one,
+   * since service times vary. Before any search has finished, a search is
+   * reckoned at a quarter of the wait budget (so a burst at start-up queues
+   * a few searches per worker, not the whole queue).
    */
   #expectedWait(): number {
-    let longest = 0;
-    let ready = 0;
+    const fallback = (this.#options.maxWaitMs ?? 0) / 4;
+    let ready = 0, work = 0, variance = 0;
     const now = clock();
     for (const slot of this.#slots) {
       if (!slot.ready) continue;
       if (!slot.task) return 0;
       ready++;
-      longest = Math.max(longest, now - slot.task.startedAt);
+      const { ms, deviationMs } = this.#times.estimate(slot.task.shape, fallback);
+      work += Math.max(ms - (now - slot.task.startedAt), deviationMs);
+      variance += deviationMs * deviationMs;
     }
-    // Before any search has finished, assume a quarter of the budget: a burst at start-up
-    // queues a few searches per worker, not the whole queue.
-    const known = this.#serviceMs > 0 ? this.#serviceMs : (this.#options.maxWaitMs ?? 0) / 4;
-    const service = Math.max(known, longest);
-    const n = this.#queue.length + 1;
-    return (n * service + 2 * Math.sqrt(n) * this.#serviceDeviationMs) / Math.max(1, ready);
+    for (const task of this.#queue) {
+      const { ms, deviationMs } = this.#times.estimate(task.shape, fallback);
+      work += ms;
+      variance += deviationMs * deviationMs;
+    }
+    return (work + 2 * Math.sqrt(variance)) / Math.max(1, ready);
   }
 
   /**
@@ -353,6 +361,7 @@ export class SearchPool {
         startedAt: now,
         wantsPage,
         records,
+        shape: job ? searchShape(job.query) : `records:${records?.format}`,
         resolve,
         reject,
         onAbort: null,
@@ -379,7 +388,8 @@ export class SearchPool {
       const wait = this.#expectedWait();
       if (maxWait > 0 && wait > maxWait) {
         this.#options.observer?.shed?.("wait_budget");
-        const retry = Math.max(RETRY_AFTER_SECONDS, Math.ceil(wait / 1000));
+        // Come back when the work ahead has drained to within the budget.
+        const retry = Math.max(RETRY_AFTER_SECONDS, Math.ceil((wait - maxWait) / 1000));
         reject(
           new UnavailableError(
             `The server is busy: a search would wait about ${Math.round(wait)} ms for a worker, ` +
@@ -552,21 +562,10 @@ export class SearchPool {
     else if (message.type === "failed") task.reject(new Error(message.message));
   }
 
-  /**
-   * Counts a search's service time into the running average and deviation
-   * (as TCP estimates round trips: the deviation starts at half the first
-   * sample).
-   */
+  /** Counts a search's service time into the estimates of its shape and overall. */
   #served(task: Task): void {
     const ms = clock() - task.startedAt;
-    if (this.#serviceMs === 0) {
-      this.#serviceMs = ms;
-      this.#serviceDeviationMs = ms / 2;
-    } else {
-      this.#serviceDeviationMs += SERVICE_EWMA_WEIGHT *
-        (Math.abs(ms - this.#serviceMs) - this.#serviceDeviationMs);
-      this.#serviceMs += SERVICE_EWMA_WEIGHT * (ms - this.#serviceMs);
-    }
+    this.#times.add(task.shape, ms);
     this.#options.observer?.served?.(ms);
   }
 
