@@ -20,7 +20,7 @@ import { openSearchableStore } from "../lib/search/searcher.ts";
 import { type PoolObserver, SearchPool, type SearchPoolOptions } from "../lib/search/pool.ts";
 import { searchFixtureDatabase } from "./_search_fixtures.ts";
 import { loadConfig } from "../lib/config.ts";
-import { searchShape, ServiceTimes } from "../lib/search/service_times.ts";
+import { searchShape, ServiceTimes, WaitCalibration } from "../lib/search/service_times.ts";
 import { SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
 
 const dir = await Deno.makeTempDir();
@@ -118,16 +118,17 @@ Deno.test("[admission] the expected wait follows the queue and the service time"
     assertEquals(serviceDeviationMs, serviceMs / 2, "the deviation starts at half the first");
     const started = performance.now();
     const pending = QUERIES.slice(0, 4).map((q) => app.request(`/v1/providers/search?q=${q}`));
-    // One running, three queued (all of the warm-up's shape): a fourth waits for what the
-    // running one has left and three whole services, plus twice the deviation of their sum.
+    // One running, three queued (all of the warm-up's shape), each reckoned long (the mean plus
+    // twice the deviation): a fourth waits for what the running one has left of that and three
+    // whole ones. No search has waited yet, so the calibration is 1.
     assertEquals(pool.stats.queued, 3);
+    assertEquals(pool.stats.waitCalibration, 1);
     const expected = pool.stats.expectedWaitMs;
     const elapsed = performance.now() - started;
-    const margin = 2 * Math.sqrt(4) * serviceDeviationMs;
+    const long = serviceMs + 2 * serviceDeviationMs;
     assert(
-      expected <= 4 * serviceMs + margin + 1e-9 &&
-        expected >= 3 * serviceMs + Math.max(serviceMs - elapsed, serviceDeviationMs) + margin -
-            1e-9,
+      expected <= 4 * long + 1e-9 &&
+        expected >= 3 * long + Math.max(long - elapsed, serviceDeviationMs) - 1e-9,
       `expected ${expected} ms: service ${serviceMs} ms, ${elapsed} ms into the running one`,
     );
     for (const r of await Promise.all(pending)) await r.body?.cancel();
@@ -168,6 +169,22 @@ Deno.test("[admission] service times are estimated per query shape", () => {
   // Paging and sorting do not change the shape; the work that finds the set does.
   assertEquals(shapeOf("q=smith&offset=20&sort=name"), shapeOf("q=smith"));
   assertEquals(shapeOf(""), "browse");
+});
+
+Deno.test("[admission] estimated waits are calibrated by the waits seen", () => {
+  const calibration = new WaitCalibration();
+  calibration.observe(0, 500); // A search that did not queue tells nothing.
+  for (let i = 0; i < 7; i++) calibration.observe(100, 300);
+  assertEquals(calibration.factor, 1, "not before eight waits");
+  calibration.observe(100, 300);
+  assertEquals(calibration.factor, 3);
+  // The 95th percentile of the last 64: estimates that ran long 1 time in 10 set the factor.
+  for (let i = 0; i < 64; i++) calibration.observe(100, i % 10 === 0 ? 180 : 50);
+  assertEquals(calibration.factor, 1.8);
+  for (let i = 0; i < 64; i++) calibration.observe(100, 10);
+  assertEquals(calibration.factor, 0.5, "never below half");
+  for (let i = 0; i < 64; i++) calibration.observe(100, 1000);
+  assertEquals(calibration.factor, 4, "never above four");
 });
 
 Deno.test("[admission] timeouts while queued are reported as such", async () => {

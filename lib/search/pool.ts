@@ -3,7 +3,8 @@
  * per worker; further searches wait in a FIFO queue of bounded length, and a
  * search arriving when the queue is full, or when its expected wait (the
  * work ahead of it: the queued searches' recent service times for their
- * shape, plus what the running ones have left, ÷ workers) is over the wait
+ * shape, plus what the running ones have left, ÷ workers; each reckoned
+ * long, mean plus twice the deviation) is over the wait
  * budget, is refused at once (503 `overloaded` with `Retry-After`) instead
  * of piling up: admitted searches wait for a worker about the budget at
  * most. A search whose
@@ -22,7 +23,8 @@ import type { SearchJob } from "./response.ts";
 import type { SearchPage } from "./engine.ts";
 import { BodyCache } from "./body_cache.ts";
 import { addCacheCounters, type CacheCounters } from "../lru.ts";
-import { searchShape, ServiceTimes } from "./service_times.ts";
+import { searchShape, ServiceTimes, WaitCalibration } from "./service_times.ts";
+import { ResultMailbox } from "./result_mailbox.ts";
 
 /** Cache budgets a worker opens its store with. */
 export interface WorkerStoreOptions {
@@ -40,6 +42,8 @@ export type ToWorker =
     delayMs: number;
     /** Answer pages (the serving thread renders them) instead of bodies. */
     pages: boolean;
+    /** Where to leave answers for the pool to read at once (`result_mailbox.ts`). */
+    mailbox?: SharedArrayBuffer;
   }
   | {
     type: "search";
@@ -61,7 +65,9 @@ export type FromWorker =
   | { type: "result"; id: number; body: string; caches?: CacheCounters }
   | { type: "page"; id: number; page: SearchPage; caches?: CacheCounters }
   | { type: "timeout"; id: number; caches?: CacheCounters }
-  | { type: "failed"; id: number; message: string; caches?: CacheCounters };
+  | { type: "failed"; id: number; message: string; caches?: CacheCounters }
+  /** The answer to search `id` is in the worker's mailbox. */
+  | { type: "mailbox"; id: number };
 
 /** Why a search was refused. */
 export type ShedReason = "queue_full" | "wait_budget";
@@ -100,9 +106,9 @@ export interface SearchPoolOptions {
   /**
    * Longest expected wait (ms) for a worker a search is admitted with;
    * beyond, it is refused. The expected wait is the work ahead of it — the
-   * queued searches' recent service times (per shape: `service_times.ts`)
-   * plus what the running ones have left — divided by the workers, plus
-   * twice the deviation of that sum. 0 or absent: only the queue's length
+   * queued searches' recent service times (per shape: `service_times.ts`,
+   * each the mean plus twice the deviation) plus what the running ones have
+   * left — divided by the workers. 0 or absent: only the queue's length
    * sheds.
    */
   maxWaitMs?: number;
@@ -137,6 +143,8 @@ export interface PoolStats {
   serviceDeviationMs: number;
   /** What a search arriving now would wait for a worker, ms (0 when one is free). */
   expectedWaitMs: number;
+  /** What waits estimated from service times are multiplied by (`WaitCalibration`). */
+  waitCalibration: number;
 }
 
 interface Task {
@@ -153,6 +161,8 @@ interface Task {
   wantsPage: boolean;
   /** What kind of work it is, for its service time estimate (`service_times.ts`). */
   shape: string;
+  /** Its wait as estimated from service times when it was queued, before calibration (ms). */
+  estimatedWaitMs: number;
   resolve(body: string | SearchPage): void;
   reject(error: unknown): void;
   onAbort: (() => void) | null;
@@ -165,6 +175,8 @@ interface Slot {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** The worker's cache counters, as of its last answer. */
   caches: CacheCounters;
+  /** Where the worker leaves its answers (a new one per worker). */
+  mailbox: ResultMailbox<FromWorker> | null;
 }
 
 const WORKER_URL = new URL("./search_worker.ts", import.meta.url).href;
@@ -192,6 +204,7 @@ export class SearchPool {
   #drained: (() => void) | null = null;
   readonly #bodies: BodyCache;
   readonly #times = new ServiceTimes();
+  readonly #calibration = new WaitCalibration();
   /** Cache counters of workers terminated (their last report). */
   #retiredCaches: CacheCounters = {};
 
@@ -219,6 +232,7 @@ export class SearchPool {
         task: null,
         timer: undefined,
         caches: {},
+        mailbox: null,
       };
       pool.#slots.push(slot);
       opened.push(pool.#spawn(slot));
@@ -235,6 +249,7 @@ export class SearchPool {
 
   /** Workers, busy ones, queued searches and replacements so far. */
   get stats(): PoolStats {
+    this.#collect();
     return {
       workers: this.#slots.length,
       ready: this.#slots.filter((s) => s.ready).length,
@@ -244,6 +259,7 @@ export class SearchPool {
       serviceMs: this.#times.overall?.ms ?? 0,
       serviceDeviationMs: this.#times.overall?.deviationMs ?? 0,
       expectedWaitMs: this.#expectedWait(),
+      waitCalibration: this.#calibration.factor,
     };
   }
 
@@ -263,33 +279,40 @@ export class SearchPool {
   /**
    * What a search arriving now would wait for a worker, ms: 0 with a free
    * worker, else the work ahead of it divided by the workers. The work
-   * ahead is, for each queued search, the recent service time of its shape,
-   * and for each running one, what it has left of its shape's service time
-   * (at least that shape's deviation, when it runs longer than expected);
-   * plus twice the deviation of that sum (the square root of the sum of
-   * squared deviations): a wait few searches exceed, not the average one,
-   * since service times vary. Before any search has finished, a search is
-   * reckoned at a quarter of the wait budget (so a burst at start-up queues
-   * a few searches per worker, not the whole queue).
+   * ahead is, for each queued search, a long service time of its shape —
+   * the recent mean plus twice the mean deviation — and for each running
+   * one, what it has left of that (at least the shape's deviation, when it
+   * runs longer than expected). Each search is reckoned long, not average,
+   * because slow spells are shared: when the machine is busy every search
+   * in the queue is slow at once, so their deviations add up rather than
+   * cancel. Before any search has finished, a search is reckoned at a
+   * quarter of the wait budget (so a burst at start-up queues a few
+   * searches per worker, not the whole queue). That estimate is then
+   * multiplied by how far such estimates have recently been from the waits
+   * seen (`WaitCalibration`: the 95th percentile of actual ÷ estimated).
    */
   #expectedWait(): number {
+    return this.#estimatedWait() * this.#calibration.factor;
+  }
+
+  /** The wait {@linkcode SearchPool.#expectedWait} calibrates: from service times alone. */
+  #estimatedWait(): number {
     const fallback = (this.#options.maxWaitMs ?? 0) / 4;
-    let ready = 0, work = 0, variance = 0;
+    const long = (shape: string) => {
+      const { ms, deviationMs } = this.#times.estimate(shape, fallback);
+      return { ms: ms + 2 * deviationMs, deviationMs };
+    };
+    let ready = 0, work = 0;
     const now = clock();
     for (const slot of this.#slots) {
       if (!slot.ready) continue;
       if (!slot.task) return 0;
       ready++;
-      const { ms, deviationMs } = this.#times.estimate(slot.task.shape, fallback);
+      const { ms, deviationMs } = long(slot.task.shape);
       work += Math.max(ms - (now - slot.task.startedAt), deviationMs);
-      variance += deviationMs * deviationMs;
     }
-    for (const task of this.#queue) {
-      const { ms, deviationMs } = this.#times.estimate(task.shape, fallback);
-      work += ms;
-      variance += deviationMs * deviationMs;
-    }
-    return (work + 2 * Math.sqrt(variance)) / Math.max(1, ready);
+    for (const task of this.#queue) work += long(task.shape).ms;
+    return work / Math.max(1, ready);
   }
 
   /**
@@ -348,6 +371,9 @@ export class SearchPool {
         new UnavailableError("The search workers are shutting down: try again", 1, "unavailable"),
       );
     }
+    // Answers waiting in mailboxes first: under overload, requests keep coming while the
+    // workers' messages wait behind them.
+    this.#collect();
     const deadline = watch.deadline ?? Infinity;
     if (watch.signal?.aborted || clock() >= deadline) return Promise.reject(new DeadlineError());
     return new Promise<string | SearchPage>((resolve, reject) => {
@@ -362,6 +388,7 @@ export class SearchPool {
         wantsPage,
         records,
         shape: job ? searchShape(job.query) : `records:${records?.format}`,
+        estimatedWaitMs: 0,
         resolve,
         reject,
         onAbort: null,
@@ -385,7 +412,8 @@ export class SearchPool {
         return;
       }
       const maxWait = this.#options.maxWaitMs ?? 0;
-      const wait = this.#expectedWait();
+      task.estimatedWaitMs = this.#estimatedWait();
+      const wait = task.estimatedWaitMs * this.#calibration.factor;
       if (maxWait > 0 && wait > maxWait) {
         this.#options.observer?.shed?.("wait_budget");
         // Come back when the work ahead has drained to within the budget.
@@ -427,11 +455,21 @@ export class SearchPool {
     return this.#queue.length > 0 || this.#slots.some((s) => s.task);
   }
 
+  /** Settles the searches whose answers wait in their workers' mailboxes. */
+  #collect(): void {
+    for (const slot of this.#slots) {
+      const answer = slot.task ? slot.mailbox?.take() : null;
+      if (answer && "id" in answer) this.#settle(slot, answer);
+    }
+  }
+
   /** Starts a worker in `slot`; resolves when it has opened the database. */
   #spawn(slot: Slot): Promise<void> {
     const worker = new Worker(WORKER_URL, { type: "module" });
     slot.worker = worker;
     slot.ready = false;
+    const mailbox = new ResultMailbox<FromWorker>(ResultMailbox.buffer());
+    slot.mailbox = mailbox;
     return new Promise<void>((resolve, reject) => {
       let opening = true;
       worker.onmessage = (event: MessageEvent<FromWorker>) => {
@@ -445,6 +483,10 @@ export class SearchPool {
           opening = false;
           worker.terminate();
           reject(new StoreOpenError(message.message));
+        } else if (message.type === "mailbox") {
+          // The answer may have been collected already, on a request's arrival.
+          const answer = slot.worker === worker ? mailbox.take() : null;
+          if (answer && "id" in answer) this.#settle(slot, answer);
         } else {
           this.#settle(slot, message);
         }
@@ -475,6 +517,7 @@ export class SearchPool {
           storeOptions: this.#options.storeOptions ?? {},
           delayMs: this.#options.workerDelayMs ?? 0,
           pages: this.#options.render !== undefined,
+          mailbox: mailbox.shared,
         } satisfies ToWorker,
       );
     });
@@ -508,6 +551,7 @@ export class SearchPool {
     slot.task = task;
     task.startedAt = clock();
     this.#options.observer?.waited?.(task.startedAt - task.queuedAt);
+    this.#calibration.observe(task.estimatedWaitMs, task.startedAt - task.queuedAt);
     if (task.signal && !task.onAbort) {
       task.onAbort = () => this.#abandon(task);
       task.signal.addEventListener("abort", task.onAbort, { once: true });

@@ -121,3 +121,48 @@ export function searchShape(query: SearchQuery): string {
   if (query.facets.length) parts.push(`facets:${query.facets.length}`);
   return parts.join("|") || "browse";
 }
+
+/** Recent waits remembered by {@linkcode WaitCalibration}. */
+const CALIBRATION_WINDOW = 64;
+/** Waits needed before the calibration departs from 1. */
+const CALIBRATION_MIN_SAMPLES = 8;
+/** The quantile of recent actual ÷ estimated waits the calibration takes. */
+const CALIBRATION_QUANTILE = 0.95;
+
+/**
+ * How far the waits estimated from service times are from the waits seen:
+ * the 95th percentile of actual ÷ estimated over the last 64 searches that
+ * waited, clamped to [0.5, 4]. Estimates multiplied by it are exceeded by
+ * about one wait in twenty, however the estimate is biased: service times
+ * miss the serving thread's own delays and the machine's slow spells, and
+ * overstate the wait when most searches are faster than their shape's
+ * deviation suggests.
+ *
+ * @example
+ * ```ts
+ * const calibration = new WaitCalibration();
+ * for (let i = 0; i < 20; i++) calibration.observe(100, 150);
+ * calibration.factor; // 1.5
+ * ```
+ */
+export class WaitCalibration {
+  readonly #ratios = new Float64Array(CALIBRATION_WINDOW);
+  #count = 0;
+  #factor = 1;
+
+  /** Counts a search estimated to wait `estimatedMs` that waited `actualMs`. */
+  observe(estimatedMs: number, actualMs: number): void {
+    if (!(estimatedMs > 0)) return;
+    this.#ratios[this.#count++ % CALIBRATION_WINDOW] = actualMs / estimatedMs;
+    const n = Math.min(this.#count, CALIBRATION_WINDOW);
+    if (n < CALIBRATION_MIN_SAMPLES) return;
+    const sorted = this.#ratios.slice(0, n).sort();
+    const at = sorted[Math.min(n - 1, Math.floor(CALIBRATION_QUANTILE * n))]!;
+    this.#factor = Math.min(4, Math.max(0.5, at));
+  }
+
+  /** What estimated waits are multiplied by (1 until enough searches have waited). */
+  get factor(): number {
+    return this.#factor;
+  }
+}
