@@ -178,7 +178,7 @@ Deno.test("[admission] estimated waits are calibrated by the waits seen", () => 
   assertEquals(calibration.factor, 1, "not before eight waits");
   calibration.observe(100, 300);
   assertEquals(calibration.factor, 3);
-  // The 95th percentile of the last 64: estimates that ran long 1 time in 10 set the factor.
+  // The 99th percentile of the last 64: estimates that ran long 1 time in 10 set the factor.
   for (let i = 0; i < 64; i++) calibration.observe(100, i % 10 === 0 ? 180 : 50);
   assertEquals(calibration.factor, 1.8);
   for (let i = 0; i < 64; i++) calibration.observe(100, 10);

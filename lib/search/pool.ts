@@ -289,7 +289,7 @@ export class SearchPool {
    * quarter of the wait budget (so a burst at start-up queues a few
    * searches per worker, not the whole queue). That estimate is then
    * multiplied by how far such estimates have recently been from the waits
-   * seen (`WaitCalibration`: the 95th percentile of actual ÷ estimated).
+   * seen (`WaitCalibration`: the 99th percentile of actual ÷ estimated).
    */
   #expectedWait(): number {
     return this.#estimatedWait() * this.#calibration.factor;

@@ -127,13 +127,13 @@ const CALIBRATION_WINDOW = 64;
 /** Waits needed before the calibration departs from 1. */
 const CALIBRATION_MIN_SAMPLES = 8;
 /** The quantile of recent actual ÷ estimated waits the calibration takes. */
-const CALIBRATION_QUANTILE = 0.95;
+const CALIBRATION_QUANTILE = 0.99;
 
 /**
  * How far the waits estimated from service times are from the waits seen:
- * the 95th percentile of actual ÷ estimated over the last 64 searches that
+ * the 99th percentile of actual ÷ estimated over the last 64 searches that
  * waited, clamped to [0.5, 4]. Estimates multiplied by it are exceeded by
- * about one wait in twenty, however the estimate is biased: service times
+ * about one wait in a hundred, however the estimate is biased: service times
  * miss the serving thread's own delays and the machine's slow spells, and
  * overstate the wait when most searches are faster than their shape's
  * deviation suggests.
