@@ -1,17 +1,27 @@
 /**
  * Admission by waiting time: a search is refused (503 `overloaded` with
- * `Retry-After`) when its expected wait — the searches ahead of it × the
- * recent service time ÷ workers — is over `SEARCH_MAX_WAIT_MS`, not only
+ * `Retry-After`) when its expected wait — the work ahead of it (queued
+ * searches × their shape's recent service time, plus what the running ones
+ * have left) ÷ workers — is over `SEARCH_MAX_WAIT_MS`, not only
  * when the queue is full, so the admitted ones are answered in bounded
  * time; the refusals, waits and timeouts reach the pool's observer.
  */
-import { assert, assertEquals, assertGreater, assertMatch, assertThrows } from "@std/assert";
+import {
+  assert,
+  assertAlmostEquals,
+  assertEquals,
+  assertGreater,
+  assertMatch,
+  assertThrows,
+} from "@std/assert";
 import { assertProblem, testApp } from "./_utils.ts";
 import { Dataset } from "../lib/service/dataset.ts";
 import { openSearchableStore } from "../lib/search/searcher.ts";
 import { type PoolObserver, SearchPool, type SearchPoolOptions } from "../lib/search/pool.ts";
 import { searchFixtureDatabase } from "./_search_fixtures.ts";
 import { loadConfig } from "../lib/config.ts";
+import { searchShape, ServiceTimes, WaitCalibration } from "../lib/search/service_times.ts";
+import { SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
 
 const dir = await Deno.makeTempDir();
 const path = await searchFixtureDatabase(dir);
@@ -106,17 +116,75 @@ Deno.test("[admission] the expected wait follows the queue and the service time"
     await (await app.request("/v1/providers/search?q=warmup")).body?.cancel();
     const { serviceMs, serviceDeviationMs } = pool.stats;
     assertEquals(serviceDeviationMs, serviceMs / 2, "the deviation starts at half the first");
+    const started = performance.now();
     const pending = QUERIES.slice(0, 4).map((q) => app.request(`/v1/providers/search?q=${q}`));
-    // One running, three queued: a fourth waits for four services, plus twice their deviation.
+    // One running, three queued (all of the warm-up's shape), each reckoned long (the mean plus
+    // twice the deviation): a fourth waits for what the running one has left of that and three
+    // whole ones. No search has waited yet, so the calibration is 1.
     assertEquals(pool.stats.queued, 3);
-    assertEquals(
-      pool.stats.expectedWaitMs,
-      4 * serviceMs + 2 * Math.sqrt(4) * serviceDeviationMs,
+    assertEquals(pool.stats.waitCalibration, 1);
+    const expected = pool.stats.expectedWaitMs;
+    const elapsed = performance.now() - started;
+    const long = serviceMs + 2 * serviceDeviationMs;
+    assert(
+      expected <= 4 * long + 1e-9 &&
+        expected >= 3 * long + Math.max(long - elapsed, serviceDeviationMs) - 1e-9,
+      `expected ${expected} ms: service ${serviceMs} ms, ${elapsed} ms into the running one`,
     );
     for (const r of await Promise.all(pending)) await r.body?.cancel();
   } finally {
     await dataset.close();
   }
+});
+
+Deno.test("[admission] service times are estimated per query shape", () => {
+  const times = new ServiceTimes();
+  assertEquals(times.estimate("near:512|facets:5", 250), { ms: 250, deviationMs: 0 });
+  times.add("near:512|facets:5", 100);
+  times.add("q1", 2);
+  // Each shape has its own; an unseen shape takes the overall average.
+  assertEquals(times.estimate("near:512|facets:5"), { ms: 100, deviationMs: 50 });
+  assertEquals(times.estimate("q1"), { ms: 2, deviationMs: 1 });
+  const overall = times.overall!;
+  assertEquals(times.estimate("states"), overall);
+  assert(overall.ms > 2 && overall.ms < 100);
+  for (let i = 0; i < 40; i++) times.add("q1", 4);
+  assertAlmostEquals(times.estimate("q1").ms, 4, 0.01);
+  assertAlmostEquals(times.estimate("near:512|facets:5").ms, 100, 1e-9);
+
+  const url = (text: string) => new URLSearchParams(text);
+  const shapeOf = (text: string) => {
+    const params = SEARCH_PARAMS.parse(url(text));
+    return searchShape(
+      toSearchQuery(params, {
+        specialties: { resolve: () => null } as never,
+        cursorScope: { query: text, release: "test" },
+        url: url(text),
+      }),
+    );
+  };
+  assertEquals(shapeOf("near=10001&radius=300&facets=state,city"), "near:512|facets:2");
+  assertEquals(shapeOf("near=10001&radius=12&unit=km"), "near:8");
+  assertEquals(shapeOf("q=john+smith&state=NY&limit=100"), "q2|states");
+  // Paging and sorting do not change the shape; the work that finds the set does.
+  assertEquals(shapeOf("q=smith&offset=20&sort=name"), shapeOf("q=smith"));
+  assertEquals(shapeOf(""), "browse");
+});
+
+Deno.test("[admission] estimated waits are calibrated by the waits seen", () => {
+  const calibration = new WaitCalibration();
+  calibration.observe(0, 500); // A search that did not queue tells nothing.
+  for (let i = 0; i < 7; i++) calibration.observe(100, 300);
+  assertEquals(calibration.factor, 1, "not before eight waits");
+  calibration.observe(100, 300);
+  assertEquals(calibration.factor, 3);
+  // The 99th percentile of the last 64: estimates that ran long 1 time in 10 set the factor.
+  for (let i = 0; i < 64; i++) calibration.observe(100, i % 10 === 0 ? 180 : 50);
+  assertEquals(calibration.factor, 1.8);
+  for (let i = 0; i < 64; i++) calibration.observe(100, 10);
+  assertEquals(calibration.factor, 0.5, "never below half");
+  for (let i = 0; i < 64; i++) calibration.observe(100, 1000);
+  assertEquals(calibration.factor, 4, "never above four");
 });
 
 Deno.test("[admission] timeouts while queued are reported as such", async () => {

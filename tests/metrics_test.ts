@@ -100,6 +100,7 @@ const FAMILIES: Record<string, string> = {
   search_queue_depth: "gauge",
   search_workers: "gauge",
   search_expected_wait_seconds: "gauge",
+  search_wait_calibration: "gauge",
   search_queue_wait_seconds: "histogram",
   search_service_seconds: "histogram",
   search_shed_total: "counter",

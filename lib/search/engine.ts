@@ -53,6 +53,12 @@ import {
   wordSetIds,
 } from "./word_sets.ts";
 import { distance } from "../geo/zip.ts";
+import {
+  type DistanceSet,
+  MAX_SELECTED,
+  nearestPositions,
+  sortByDistance,
+} from "./distance_page.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { checkWatch, type Watch } from "../deadline.ts";
 import { cellsIn, FIELD, FLAG } from "../index/fields.ts";
@@ -144,6 +150,11 @@ interface ResultSet {
   distances: Float64Array | null;
   facets: Facets | undefined;
   bytes: number;
+  /**
+   * Left in candidate order (a distance order no page has needed whole yet):
+   * a first page is selected from it, a deeper one sorts it (`distance_page.ts`).
+   */
+  unsorted?: boolean;
 }
 
 /** A byte-bounded LRU cache of sorted result sets, keyed by the query without its paging. */
@@ -676,7 +687,6 @@ function sortResults(query: SearchQuery, set: Leveled, distances: Float64Array |
   const n = set.ids.length;
   const byLevel = query.sort === "relevance";
   const byDistance = query.sort === "distance" || (byLevel && distances !== null);
-  let order: Uint32Array | null = null;
   if (byLevel && !byDistance) {
     // Counting sort by level keeps id order within each level.
     const counts = new Uint32Array(RANK_KEYS + 1);
@@ -698,23 +708,24 @@ function sortResults(query: SearchQuery, set: Leveled, distances: Float64Array |
       bytes: ids.byteLength + levels.byteLength + 64,
     };
   } else if (byDistance) {
-    const idx = Array.from({ length: n }, (_, i) => i);
-    idx.sort((a, b) =>
-      (byLevel ? set.levels[a]! - set.levels[b]! : 0) || distances![a]! - distances![b]! ||
-      set.ids[a]! - set.ids[b]!
-    );
-    order = Uint32Array.from(idx);
+    // Not sorted now: most searches around a point look at their first page only.
+    const ids = set.ids.slice(), dist = distances!.slice();
+    const levels = query.words ? set.levels.slice() : null;
+    return {
+      ids,
+      levels,
+      distances: dist,
+      facets: undefined,
+      bytes: ids.byteLength + (levels?.byteLength ?? 0) + dist.byteLength + 64,
+      unsorted: true,
+    };
   }
-  const ids = order ? order.map((i) => set.ids[i]!) : set.ids.slice();
-  const levels = query.words
-    ? (order ? order.map((i) => set.levels[i]!) : set.levels.slice()) as Uint8Array
-    : null;
-  const dist = distances
-    ? (order ? Float64Array.from(order, (i) => distances[i]!) : distances.slice())
-    : null;
+  const ids = set.ids.slice();
+  const levels = query.words ? set.levels.slice() : null;
+  const dist = distances ? distances.slice() : null;
   return {
     ids,
-    levels: levels ? Uint8Array.from(levels) : null,
+    levels,
     distances: dist,
     facets: undefined,
     bytes: ids.byteLength + (levels?.byteLength ?? 0) + (dist?.byteLength ?? 0) + 64,
@@ -762,6 +773,17 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
     result = found;
     ctx.cache.set(key, result);
   }
+  let positions: Uint32Array | null = null;
+  if (result.unsorted) {
+    const byLevel = query.sort === "relevance";
+    const set = result as DistanceSet;
+    if (!query.cursor && query.offset + query.limit <= MAX_SELECTED) {
+      positions = nearestPositions(set, byLevel, query.offset, query.limit);
+    } else {
+      result = { ...result, ...sortByDistance(set, byLevel), unsorted: false };
+      ctx.cache.set(key, result);
+    }
+  }
   const total = result.ids.length;
   let start = query.offset;
   if (query.cursor) {
@@ -774,16 +796,19 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
     }
     start = lo;
   }
-  const end = Math.min(total, start + query.limit);
+  const end = positions ? start + positions.length : Math.min(total, start + query.limit);
   const hits: SearchHit[] = [];
+  // Where the page's i-th entry is: in the sorted set, or as selected from the unsorted one.
+  const at = (i: number) => positions ? positions[i - start]! : i;
   for (let i = start; i < end; i++) {
-    const hit: SearchHit = { id: result.ids[i]! };
-    if (query.words) hit.score = scoreOfKey(result.levels![i]!);
-    if (query.near) hit.distance = Math.round(result.distances![i]! * 10) / 10;
+    const p = at(i);
+    const hit: SearchHit = { id: result.ids[p]! };
+    if (query.words) hit.score = scoreOfKey(result.levels![p]!);
+    if (query.near) hit.distance = Math.round(result.distances![p]! * 10) / 10;
     hits.push(hit);
   }
   const next = end < total && end > start
-    ? { offset: end, after: keyAt(query, result, end - 1) }
+    ? { offset: end, after: keyAt(query, result, at(end - 1)) }
     : null;
   const page: SearchPage = { total, hits, next, offset: start };
   if (query.facets.length) {

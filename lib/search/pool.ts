@@ -2,9 +2,12 @@
  * A pool of search workers with admission control. At most one search runs
  * per worker; further searches wait in a FIFO queue of bounded length, and a
  * search arriving when the queue is full, or when its expected wait (the
- * searches ahead of it × the recent service time ÷ workers) is over the
- * wait budget, is refused at once (503 `overloaded` with `Retry-After`)
- * instead of piling up: admitted searches are answered in bounded time. A search whose
+ * work ahead of it: the queued searches' recent service times for their
+ * shape, plus what the running ones have left, ÷ workers; each reckoned
+ * long, mean plus twice the deviation) is over the wait
+ * budget, is refused at once (503 `overloaded` with `Retry-After`) instead
+ * of piling up: admitted searches wait for a worker about the budget at
+ * most. A search whose
  * deadline passes while queued is dropped without running; one that passes
  * it while running has its worker terminated — the work really stops — and
  * a fresh worker takes the slot. A worker that crashes is replaced the same
@@ -21,6 +24,8 @@ import type { SearchPage } from "./engine.ts";
 import { BodyCache } from "./body_cache.ts";
 import { addCacheCounters, type CacheCounters } from "../lru.ts";
 import type { ColumnBytes } from "../index/reader.ts";
+import { searchShape, ServiceTimes, WaitCalibration } from "./service_times.ts";
+import { ResultMailbox } from "./result_mailbox.ts";
 
 /** Cache budgets a worker opens its store with. */
 export interface WorkerStoreOptions {
@@ -42,6 +47,8 @@ export type ToWorker =
     pages: boolean;
     /** Index columns another worker of the pool already read into shared memory. */
     columns: ColumnBytes;
+    /** Where to leave answers for the pool to read at once (`result_mailbox.ts`). */
+    mailbox?: SharedArrayBuffer;
   }
   | { type: "columns"; columns: ColumnBytes }
   | {
@@ -66,7 +73,9 @@ export type FromWorker =
   | { type: "result"; id: number; body: string; caches?: CacheCounters }
   | { type: "page"; id: number; page: SearchPage; caches?: CacheCounters }
   | { type: "timeout"; id: number; caches?: CacheCounters }
-  | { type: "failed"; id: number; message: string; caches?: CacheCounters };
+  | { type: "failed"; id: number; message: string; caches?: CacheCounters }
+  /** The answer to search `id` is in the worker's mailbox. */
+  | { type: "mailbox"; id: number };
 
 /** Why a search was refused. */
 export type ShedReason = "queue_full" | "wait_budget";
@@ -103,10 +112,12 @@ export interface SearchPoolOptions {
    */
   workerDelayMs?: number;
   /**
-   * Longest expected wait (ms) a search is admitted with; beyond, it is
-   * refused. The expected wait is the searches queued, plus this one, times
-   * the recent service time (an exponentially weighted average), divided by
-   * the workers. 0 or absent: only the queue's length sheds.
+   * Longest expected wait (ms) for a worker a search is admitted with;
+   * beyond, it is refused. The expected wait is the work ahead of it — the
+   * queued searches' recent service times (per shape: `service_times.ts`,
+   * each the mean plus twice the deviation) plus what the running ones have
+   * left — divided by the workers. 0 or absent: only the queue's length
+   * sheds.
    */
   maxWaitMs?: number;
   /** Told of waits, service times, refusals, timeouts and abandoned searches. */
@@ -142,10 +153,9 @@ export interface PoolStats {
   expectedWaitMs: number;
   /** Index columns one worker read into shared memory and the others use. */
   sharedColumns: number;
+  /** What waits estimated from service times are multiplied by (`WaitCalibration`). */
+  waitCalibration: number;
 }
-
-/** Weight of the newest service time in the running average and deviation. */
-const SERVICE_EWMA_WEIGHT = 0.125;
 
 interface Task {
   id: number;
@@ -159,6 +169,10 @@ interface Task {
   startedAt: number;
   /** Resolve with the page found, not a body (exports, roster matching and FHIR read records themselves). */
   wantsPage: boolean;
+  /** What kind of work it is, for its service time estimate (`service_times.ts`). */
+  shape: string;
+  /** Its wait as estimated from service times when it was queued, before calibration (ms). */
+  estimatedWaitMs: number;
   resolve(body: string | SearchPage): void;
   reject(error: unknown): void;
   onAbort: (() => void) | null;
@@ -171,6 +185,8 @@ interface Slot {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** The worker's cache counters, as of its last answer. */
   caches: CacheCounters;
+  /** Where the worker leaves its answers (a new one per worker). */
+  mailbox: ResultMailbox<FromWorker> | null;
 }
 
 const WORKER_URL = new URL("./search_worker.ts", import.meta.url).href;
@@ -197,8 +213,8 @@ export class SearchPool {
   #closing = false;
   #drained: (() => void) | null = null;
   readonly #bodies: BodyCache;
-  #serviceMs = 0;
-  #serviceDeviationMs = 0;
+  readonly #times = new ServiceTimes();
+  readonly #calibration = new WaitCalibration();
   /** Cache counters of workers terminated (their last report). */
   #retiredCaches: CacheCounters = {};
   /** Index columns read into shared memory by a worker: every other worker adopts them. */
@@ -228,6 +244,7 @@ export class SearchPool {
         task: null,
         timer: undefined,
         caches: {},
+        mailbox: null,
       };
       pool.#slots.push(slot);
       opened.push(pool.#spawn(slot));
@@ -244,16 +261,18 @@ export class SearchPool {
 
   /** Workers, busy ones, queued searches and replacements so far. */
   get stats(): PoolStats {
+    this.#collect();
     return {
       workers: this.#slots.length,
       ready: this.#slots.filter((s) => s.ready).length,
       busy: this.#slots.filter((s) => s.task).length,
       queued: this.#queue.length,
       replaced: this.#replaced,
-      serviceMs: this.#serviceMs,
-      serviceDeviationMs: this.#serviceDeviationMs,
+      serviceMs: this.#times.overall?.ms ?? 0,
+      serviceDeviationMs: this.#times.overall?.deviationMs ?? 0,
       expectedWaitMs: this.#expectedWait(),
       sharedColumns: Object.keys(this.#columns).length,
+      waitCalibration: this.#calibration.factor,
     };
   }
 
@@ -271,30 +290,42 @@ export class SearchPool {
   }
 
   /**
-   * What a search arriving now would wait, ms: 0 with a free worker, else,
-   * for the `n` searches queued and this one, `n` service times plus twice
-   * the deviation of their sum (`2 × √n × deviation`), divided by the
-   * workers: a wait few searches exceed, not the average one, since service
-   * times vary. The service time is the recent average, or the time the
-   * longest-running search has taken so far when that is longer; before the
-   * first search finishes, a quarter of the wait budget.
+   * What a search arriving now would wait for a worker, ms: 0 with a free
+   * worker, else the work ahead of it divided by the workers. The work
+   * ahead is, for each queued search, a long service time of its shape —
+   * the recent mean plus twice the mean deviation — and for each running
+   * one, what it has left of that (at least the shape's deviation, when it
+   * runs longer than expected). Each search is reckoned long, not average,
+   * because slow spells are shared: when the machine is busy every search
+   * in the queue is slow at once, so their deviations add up rather than
+   * cancel. Before any search has finished, a search is reckoned at a
+   * quarter of the wait budget (so a burst at start-up queues a few
+   * searches per worker, not the whole queue). That estimate is then
+   * multiplied by how far such estimates have recently been from the waits
+   * seen (`WaitCalibration`: the 99th percentile of actual ÷ estimated).
    */
   #expectedWait(): number {
-    let longest = 0;
-    let ready = 0;
+    return this.#estimatedWait() * this.#calibration.factor;
+  }
+
+  /** The wait {@linkcode SearchPool.#expectedWait} calibrates: from service times alone. */
+  #estimatedWait(): number {
+    const fallback = (this.#options.maxWaitMs ?? 0) / 4;
+    const long = (shape: string) => {
+      const { ms, deviationMs } = this.#times.estimate(shape, fallback);
+      return { ms: ms + 2 * deviationMs, deviationMs };
+    };
+    let ready = 0, work = 0;
     const now = clock();
     for (const slot of this.#slots) {
       if (!slot.ready) continue;
       if (!slot.task) return 0;
       ready++;
-      longest = Math.max(longest, now - slot.task.startedAt);
+      const { ms, deviationMs } = long(slot.task.shape);
+      work += Math.max(ms - (now - slot.task.startedAt), deviationMs);
     }
-    // Before any search has finished, assume a quarter of the budget: a burst at start-up
-    // queues a few searches per worker, not the whole queue.
-    const known = this.#serviceMs > 0 ? this.#serviceMs : (this.#options.maxWaitMs ?? 0) / 4;
-    const service = Math.max(known, longest);
-    const n = this.#queue.length + 1;
-    return (n * service + 2 * Math.sqrt(n) * this.#serviceDeviationMs) / Math.max(1, ready);
+    for (const task of this.#queue) work += long(task.shape).ms;
+    return work / Math.max(1, ready);
   }
 
   /**
@@ -353,6 +384,9 @@ export class SearchPool {
         new UnavailableError("The search workers are shutting down: try again", 1, "unavailable"),
       );
     }
+    // Answers waiting in mailboxes first: under overload, requests keep coming while the
+    // workers' messages wait behind them.
+    this.#collect();
     const deadline = watch.deadline ?? Infinity;
     if (watch.signal?.aborted || clock() >= deadline) return Promise.reject(new DeadlineError());
     return new Promise<string | SearchPage>((resolve, reject) => {
@@ -366,6 +400,8 @@ export class SearchPool {
         startedAt: now,
         wantsPage,
         records,
+        shape: job ? searchShape(job.query) : `records:${records?.format}`,
+        estimatedWaitMs: 0,
         resolve,
         reject,
         onAbort: null,
@@ -389,10 +425,12 @@ export class SearchPool {
         return;
       }
       const maxWait = this.#options.maxWaitMs ?? 0;
-      const wait = this.#expectedWait();
+      task.estimatedWaitMs = this.#estimatedWait();
+      const wait = task.estimatedWaitMs * this.#calibration.factor;
       if (maxWait > 0 && wait > maxWait) {
         this.#options.observer?.shed?.("wait_budget");
-        const retry = Math.max(RETRY_AFTER_SECONDS, Math.ceil(wait / 1000));
+        // Come back when the work ahead has drained to within the budget.
+        const retry = Math.max(RETRY_AFTER_SECONDS, Math.ceil((wait - maxWait) / 1000));
         reject(
           new UnavailableError(
             `The server is busy: a search would wait about ${Math.round(wait)} ms for a worker, ` +
@@ -430,11 +468,21 @@ export class SearchPool {
     return this.#queue.length > 0 || this.#slots.some((s) => s.task);
   }
 
+  /** Settles the searches whose answers wait in their workers' mailboxes. */
+  #collect(): void {
+    for (const slot of this.#slots) {
+      const answer = slot.task ? slot.mailbox?.take() : null;
+      if (answer && "id" in answer) this.#settle(slot, answer);
+    }
+  }
+
   /** Starts a worker in `slot`; resolves when it has opened the database. */
   #spawn(slot: Slot): Promise<void> {
     const worker = new Worker(WORKER_URL, { type: "module" });
     slot.worker = worker;
     slot.ready = false;
+    const mailbox = new ResultMailbox<FromWorker>(ResultMailbox.buffer());
+    slot.mailbox = mailbox;
     return new Promise<void>((resolve, reject) => {
       let opening = true;
       worker.onmessage = (event: MessageEvent<FromWorker>) => {
@@ -450,6 +498,10 @@ export class SearchPool {
           opening = false;
           worker.terminate();
           reject(new StoreOpenError(message.message));
+        } else if (message.type === "mailbox") {
+          // The answer may have been collected already, on a request's arrival.
+          const answer = slot.worker === worker ? mailbox.take() : null;
+          if (answer && "id" in answer) this.#settle(slot, answer);
         } else {
           this.#settle(slot, message);
         }
@@ -482,6 +534,7 @@ export class SearchPool {
           delayMs: this.#options.workerDelayMs ?? 0,
           pages: this.#options.render !== undefined,
           columns: this.#columns,
+          mailbox: mailbox.shared,
         } satisfies ToWorker,
       );
     });
@@ -523,6 +576,7 @@ export class SearchPool {
     slot.task = task;
     task.startedAt = clock();
     this.#options.observer?.waited?.(task.startedAt - task.queuedAt);
+    this.#calibration.observe(task.estimatedWaitMs, task.startedAt - task.queuedAt);
     if (task.signal && !task.onAbort) {
       task.onAbort = () => this.#abandon(task);
       task.signal.addEventListener("abort", task.onAbort, { once: true });
@@ -577,21 +631,10 @@ export class SearchPool {
     else if (message.type === "failed") task.reject(new Error(message.message));
   }
 
-  /**
-   * Counts a search's service time into the running average and deviation
-   * (as TCP estimates round trips: the deviation starts at half the first
-   * sample).
-   */
+  /** Counts a search's service time into the estimates of its shape and overall. */
   #served(task: Task): void {
     const ms = clock() - task.startedAt;
-    if (this.#serviceMs === 0) {
-      this.#serviceMs = ms;
-      this.#serviceDeviationMs = ms / 2;
-    } else {
-      this.#serviceDeviationMs += SERVICE_EWMA_WEIGHT *
-        (Math.abs(ms - this.#serviceMs) - this.#serviceDeviationMs);
-      this.#serviceMs += SERVICE_EWMA_WEIGHT * (ms - this.#serviceMs);
-    }
+    this.#times.add(task.shape, ms);
     this.#options.observer?.served?.(ms);
   }
 

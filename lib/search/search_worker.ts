@@ -17,6 +17,7 @@ import { DeadlineError } from "../deadline.ts";
 import { renderRecords } from "../store/flat_records.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
 import type { ColumnBytes } from "../index/reader.ts";
+import { ResultMailbox } from "./result_mailbox.ts";
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
@@ -25,6 +26,17 @@ const scope = self as unknown as {
 };
 
 let store: SearchableSqliteStore | null = null;
+let mailbox: ResultMailbox<FromWorker> | null = null;
+
+/**
+ * Sends the answer to a search: into the mailbox when it fits (the pool
+ * reads it without waiting for its event loop), with a notice after it;
+ * else as a message.
+ */
+function answer(message: FromWorker & { id: number }): void {
+  if (mailbox?.put(message)) scope.postMessage({ type: "mailbox", id: message.id });
+  else scope.postMessage(message);
+}
 let delayMs = 0;
 let pages = false;
 let sharing = false;
@@ -89,6 +101,7 @@ scope.onmessage = (event) => {
         }
         delayMs = message.delayMs;
         pages = message.pages;
+        mailbox = message.mailbox ? new ResultMailbox(message.mailbox) : null;
         scope.postMessage({ type: "ready" });
         warmSoon();
       } catch (error) {
@@ -98,7 +111,7 @@ scope.onmessage = (event) => {
     case "search": {
       const { id, job, deadline } = message;
       if (!store) {
-        scope.postMessage({ type: "failed", id, message: "The search worker has no database" });
+        answer({ type: "failed", id, message: "The search worker has no database" });
         return;
       }
       try {
@@ -107,19 +120,19 @@ scope.onmessage = (event) => {
           const { ids, format } = message.records;
           const records = store.getProvidersById(ids).map((r) => r.provider);
           const body = renderRecords(records, format);
-          scope.postMessage({ type: "result", id, body, caches: store.cacheCounters() });
+          answer({ type: "result", id, body, caches: store.cacheCounters() });
         } else if (!job) {
-          scope.postMessage({ type: "failed", id, message: "A search message without a search" });
+          answer({ type: "failed", id, message: "A search message without a search" });
         } else if (pages || message.page) {
           const page = store.search(job.query, { deadline });
-          scope.postMessage({ type: "page", id, page, caches: store.cacheCounters() });
+          answer({ type: "page", id, page, caches: store.cacheCounters() });
         } else {
           const body = searchResponseBody(store, job, { deadline });
-          scope.postMessage({ type: "result", id, body, caches: store.cacheCounters() });
+          answer({ type: "result", id, body, caches: store.cacheCounters() });
         }
       } catch (error) {
         const caches = store.cacheCounters();
-        scope.postMessage(
+        answer(
           error instanceof DeadlineError
             ? { type: "timeout", id, caches }
             : { type: "failed", id, message: messageOf(error), caches },

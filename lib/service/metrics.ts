@@ -239,6 +239,15 @@ export class Metrics {
         this.set((dataset.pool()?.stats.expectedWaitMs ?? 0) / 1000);
       },
     });
+    new client.Gauge({
+      name: "search_wait_calibration",
+      help:
+        "What waits estimated from service times are multiplied by (99th percentile of actual / estimated waits)",
+      registers,
+      collect() {
+        this.set(dataset.pool()?.stats.waitCalibration ?? 1);
+      },
+    });
     const caches = (): CacheCounters => {
       const state = dataset.state;
       if (state.kind !== "ready") return {};
