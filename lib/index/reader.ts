@@ -272,6 +272,28 @@ export class SearchIndex {
     return this.#remember(key, unionAll(lists, this.size + 1));
   }
 
+  /**
+   * The ids of every term of a field that extends `prefix` (starts with it
+   * and is longer), for a word also matched as typed: its own list is then
+   * not read and merged twice. Short prefixes with a precomputed list take
+   * that list, the word's own ids included.
+   */
+  extensions(field: number, prefix: string): Uint32Array {
+    if (prefix === "") return EMPTY;
+    if (PREFIX_LENGTHS.includes(prefix.length)) {
+      const precomputed = this.list(field, `${prefix}*`);
+      if (precomputed.length > 0) return precomputed;
+    }
+    const key = `${field}\u0000${prefix}\u0002`;
+    const hit = this.#cached(key);
+    if (hit) return hit;
+    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    const lists = (this.#range.all(field, `${prefix}\u0000`, end) as { ids: Uint8Array }[]).map((
+      r,
+    ) => view(r.ids, Uint32Array, 4));
+    return this.#remember(key, unionAll(lists, this.size + 1));
+  }
+
   /** How many providers have `flags & mask === value` (computed once per mask and value). */
   countFlags(mask: number, value: number): number {
     const key = mask * 256 + value;

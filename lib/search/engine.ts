@@ -338,7 +338,8 @@ function textWordParts(w: WordTerms, words: number, ctx: EngineContext): Leveled
   if (w.prefix) {
     textParts(
       w.word,
-      (field, term) => index.prefix(field, term),
+      // Longer terms only: the word's own terms are parts at better levels already.
+      (field, term) => index.extensions(field, term),
       specialties.codesByPrefix(w.word),
       {
         surname: one ? 6 : 7,
