@@ -10,7 +10,15 @@ import { HttpError, NotFoundError, ValidationError } from "../http/errors.ts";
 import type { SearchableStore } from "../search/searcher.ts";
 import { ReleaseChangedError } from "../search/params.ts";
 import type { SearchPool } from "../search/pool.ts";
-import { type CursorPosition, type SearchQuery, searchQuery } from "../search/query.ts";
+import {
+  type CursorPosition,
+  type ExtraFilter,
+  type SearchQuery,
+  searchQuery,
+} from "../search/query.ts";
+import { FIELD, FLAG } from "../index/fields.ts";
+import { dayNumber } from "../index/updated.ts";
+import { inDays } from "./date_search.ts";
 import type { SearchHit, SearchPage } from "../search/engine.ts";
 import {
   CursorError,
@@ -34,6 +42,7 @@ import {
   parseSearch,
 } from "./search_params.ts";
 import {
+  GROUP_CODES,
   type ProviderResources,
   providerResources,
   type RenderContext,
@@ -180,14 +189,54 @@ export interface SearchRequest {
   watch: Watch;
 }
 
-/** Turns a parsed search into the engine's query; `null` when it matches nothing. */
+/**
+ * The parent name keys of the organizations `partof` names: an
+ * organization's subparts are found by the parent name they give, which
+ * must be its legal name, and it must be the one organization that name
+ * finds (as `partOf` is rendered); organizations that are no parent give
+ * none.
+ */
+function parentKeys(store: SearchableStore, npis: readonly string[]): string[] {
+  const keys: string[] = [];
+  for (const npi of npis) {
+    const p = store.getProvider(npi);
+    const key = nameKey(p?.organization?.name ?? "");
+    if (!p || p.entity_type !== "organization" || p.organization?.subpart || !key) continue;
+    if (findParent(store, key) === npi) keys.push(key);
+  }
+  return keys;
+}
+
+/** The index filters of the FHIR parameters the native query has no field for. */
+function extraFilters(search: ParsedSearch, parents: string[] | null): ExtraFilter[] {
+  const q = search.query;
+  const out: ExtraFilter[] = [];
+  if (q.updated) out.push({ kind: "updated", days: q.updated });
+  if (parents) out.push({ kind: "terms", field: FIELD.parentKey, terms: parents });
+  if (q.orgTypes?.length === 1 && q.orgTypes[0] === "fac") {
+    out.push({
+      kind: "without_codes",
+      codes: [...GROUP_CODES],
+      mask: FLAG.organization,
+      value: FLAG.organization,
+    });
+  }
+  return out;
+}
+
+/**
+ * Turns a parsed search into the engine's query; `null` when it matches
+ * nothing. `parents` are the name keys `partof` resolved to
+ * ({@linkcode parentKeys}).
+ */
 export function toEngineQuery(
   search: ParsedSearch,
   specialties: SpecialtyIndex,
   cursor: CursorPosition | null,
+  parents: string[] | null = null,
 ): SearchQuery | null {
   const q = search.query;
-  if (q.none) return null;
+  if (q.none || parents?.length === 0) return null;
   let specialtyCodes: string[] | null = null;
   if (q.specialtyWords) {
     const codes = new Set<string>();
@@ -231,7 +280,10 @@ export function toEngineQuery(
     organizationNames: q.organizationNames,
     anyNames: q.anyNames,
     entity,
-    taxonomyCodes: q.taxonomyCodes,
+    // `type=prvgrp`: a group practice code (`fac` is the extra filter without them).
+    taxonomyCodes: q.orgTypes?.length === 1 && q.orgTypes[0] === "prvgrp"
+      ? [...GROUP_CODES]
+      : q.taxonomyCodes,
     specialtyCodes,
     cities: q.cities,
     states: q.states,
@@ -246,6 +298,7 @@ export function toEngineQuery(
     sort: q.near ? "distance" : "name",
     limit: Math.max(1, search.count),
     cursor,
+    extraFilters: extraFilters(search, parents),
   });
 }
 
@@ -304,9 +357,11 @@ export async function searchResources(
     // Looked up by id or owner: Endpoints (no index of their own) and Locations by `_id` alone
     // (which finds secondary locations too).
     const found: Resource[] = [];
+    const updated = search.query.updated;
     for (const npi of search.query.none ? [] : search.query.npis ?? []) {
       const p = store.getProvider(npi);
       if (!p || (params.has("organization") && p.entity_type !== "organization")) continue;
+      if (updated && !inDays(dayNumber(p.last_updated), updated)) continue;
       const all = own(p);
       for (const r of search.type === "Endpoint" ? all.endpoints : all.locations) {
         if (!search.query.ids || search.query.ids.includes(r.id)) found.push(r);
@@ -319,7 +374,8 @@ export async function searchResources(
   } else {
     let query: SearchQuery | null;
     try {
-      query = toEngineQuery(search, deps.specialties, cursor);
+      const parents = search.query.partOf ? parentKeys(store, search.query.partOf) : null;
+      query = toEngineQuery(search, deps.specialties, cursor, parents);
     } catch (error) {
       if (error instanceof FhirSearchError) throw invalid(error);
       throw error;

@@ -44,7 +44,8 @@ const PLAN_NET_CONNECTION_SYSTEM =
   "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/EndpointConnectionTypeCS";
 const PLAN_NET_PAYLOAD_SYSTEM =
   "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/EndpointPayloadTypeCS";
-const ORG_TYPE_SYSTEM = "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/OrgTypeCS";
+/** Plan-Net's organization type code system. */
+export const ORG_TYPE_SYSTEM = "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/OrgTypeCS";
 
 const DATA_ABSENT_REASON = "http://hl7.org/fhir/StructureDefinition/data-absent-reason";
 
@@ -52,7 +53,7 @@ const DATA_ABSENT_REASON = "http://hl7.org/fhir/StructureDefinition/data-absent-
 const ROLE_SPECIALTY_CODES: ReadonlySet<string> = new Set(INDIVIDUAL_AND_GROUP.map(([c]) => c));
 
 /** NUCC group-practice codes: such an organization is a Plan-Net "prvgrp", any other a "fac". */
-const GROUP_CODES: ReadonlySet<string> = new Set(["193200000X", "193400000X"]);
+export const GROUP_CODES: ReadonlySet<string> = new Set(["193200000X", "193400000X"]);
 
 /** What rendering needs besides the record. */
 export interface RenderContext {

@@ -53,6 +53,7 @@ import {
   wordSetIds,
 } from "./word_sets.ts";
 import { distance } from "../geo/zip.ts";
+import { extraFilterList } from "./extra_filters.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { checkWatch, type Watch } from "../deadline.ts";
 import { cellsIn, FIELD, FLAG } from "../index/fields.ts";
@@ -188,7 +189,7 @@ function hasListFilter(query: SearchQuery): boolean {
     query.npis || query.states || query.cities || query.postal || query.taxonomyCodes ||
       query.specialtyCodes ||
       query.lastNames || query.firstNames || query.organizationNames || query.check ||
-      query.idRange || query.anyNames || query.addresses,
+      query.idRange || query.anyNames || query.addresses || query.extraFilters?.length,
   );
 }
 
@@ -254,6 +255,7 @@ function listFilters(query: SearchQuery, ctx: EngineContext): FilterList[] {
   for (const codes of [query.taxonomyCodes, query.specialtyCodes]) {
     if (codes) cached(`codes:${codes}`, union(FIELD.anyCode, codes));
   }
+  for (const extra of query.extraFilters ?? []) lists.push(extraFilterList(extra, ctx));
   if (query.lastNames) plain(nameLists(index, FIELD.lastKey, query.lastNames));
   if (query.firstNames) plain(nameLists(index, FIELD.firstKey, query.firstNames));
   if (query.organizationNames) plain(nameLists(index, FIELD.orgKey, query.organizationNames));
