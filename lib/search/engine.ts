@@ -54,6 +54,7 @@ import {
 } from "./word_sets.ts";
 import { distance } from "../geo/zip.ts";
 import { extraFilterList } from "./extra_filters.ts";
+import { nearestPage } from "./nearest.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { checkWatch, type Watch } from "../deadline.ts";
 import { cellsIn, FIELD, FLAG } from "../index/fields.ts";
@@ -785,6 +786,11 @@ function cacheKey(query: SearchQuery): string {
  */
 export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
   if (!query.words && !query.near && !hasListFilter(query)) return browse(query, ctx);
+  if (
+    query.near && !query.words && query.sort === "distance" && !query.facets.length && !query.check
+  ) {
+    return nearest(query, ctx);
+  }
   const key = cacheKey(query);
   let result = ctx.cache.get(key);
   if (!result) {
@@ -828,6 +834,34 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
     page.facets = Object.fromEntries(query.facets.map((f) => [f, result!.facets![f]!]));
   }
   return page;
+}
+
+/**
+ * A point without free text, by distance, without facets: the page alone,
+ * from one pass over the candidates (`nearest.ts`), the total counted and
+ * nothing sorted or cached but the page.
+ */
+function nearest(query: SearchQuery, ctx: EngineContext): SearchPage {
+  const test = flagTest(query);
+  const candidates = candidatesNear(query, listFilters(query, ctx), ctx);
+  const start = query.cursor ? query.cursor.offset : query.offset;
+  const page = nearestPage(candidates, ctx.index, {
+    near: query.near!,
+    mask: test.mask,
+    value: test.value,
+    after: query.cursor?.after ?? null,
+    skip: query.cursor ? 0 : query.offset,
+    limit: query.limit,
+  }, ctx);
+  const hits: SearchHit[] = page.ids.map((id, k) => ({
+    id,
+    distance: Math.round(page.distances[k]! * 10) / 10,
+  }));
+  const last = hits.length - 1;
+  const next = start + hits.length < page.total && last >= 0
+    ? { offset: start + hits.length, after: [page.distances[last]!, page.ids[last]!] }
+    : null;
+  return { total: page.total, hits, next, offset: start };
 }
 
 /**

@@ -1,0 +1,133 @@
+/**
+ * `near` sorted by distance without a full sort (`lib/search/nearest.ts`):
+ * on random points over a demo database, walking every page by cursor, and
+ * by offset, gives the same set in the same order as a brute-force sort of
+ * every located provider, the same total, and the same first page as the
+ * engine's sorted path (taken when facets are asked for). Then the FHIR
+ * `Location?near=` answer over the same store.
+ *
+ * @module
+ */
+import { assert, assertEquals } from "@std/assert";
+import { buildDemoDatabase } from "../lib/demo/build.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
+import { type NearMatch, searchQuery } from "../lib/search/query.ts";
+import { distance } from "../lib/geo/zip.ts";
+import { FLAG } from "../lib/index/fields.ts";
+import { Dataset } from "../lib/service/dataset.ts";
+import { seededRandom, testApp } from "./_utils.ts";
+
+const dir = await Deno.makeTempDir();
+const path = `${dir}/near.db`;
+buildDemoDatabase({ path, records: 6_000, seed: 11 });
+const store = openSearchableStore(path);
+const index = store.index;
+
+/** Every provider within the radius passing the flags, sorted by (distance, id). */
+function bruteForce(near: NearMatch, mask: number, value: number): { id: number; d: number }[] {
+  const out: { id: number; d: number }[] = [];
+  for (let id = 1; id <= index.size; id++) {
+    if ((index.flags[id]! & mask) !== value) continue;
+    const lat = index.lat[id]!, lon = index.lon[id]!;
+    if (Number.isNaN(lat)) continue;
+    const d = distance(near.lat, near.lon, lat, lon, near.unit);
+    if (d <= near.radius) out.push({ id, d });
+  }
+  return out.sort((a, b) => a.d - b.d || a.id - b.id);
+}
+
+/** A random point near a random located provider, a radius, a unit, and flags. */
+function randomCase(random: () => number) {
+  let id = 1 + Math.floor(random() * index.size);
+  while (Number.isNaN(index.lat[id]!)) id = 1 + Math.floor(random() * index.size);
+  const near: NearMatch = {
+    lat: index.lat[id]! + (random() - 0.5) * 0.4,
+    lon: index.lon[id]! + (random() - 0.5) * 0.4,
+    radius: [1, 5, 10, 25, 80, 300][Math.floor(random() * 6)]!,
+    unit: random() < 0.5 ? "km" : "mi",
+  };
+  const entity = random() < 0.3 ? 1 : random() < 0.5 ? 2 : null;
+  const includeDeactivated = random() < 0.3;
+  return { near, entity: entity as 1 | 2 | null, includeDeactivated };
+}
+
+Deno.test("[near] cursor and offset pages equal a brute-force sort, on random points", () => {
+  const random = seededRandom(2026);
+  let nonEmpty = 0;
+  for (let round = 0; round < 60; round++) {
+    const { near, entity, includeDeactivated } = randomCase(random);
+    let mask = includeDeactivated ? 0 : FLAG.active, value = mask;
+    if (entity === 1) (mask |= FLAG.individual), (value |= FLAG.individual);
+    if (entity === 2) (mask |= FLAG.organization), (value |= FLAG.organization);
+    const expected = bruteForce(near, mask, value);
+    const limit = 1 + Math.floor(random() * 40);
+    const base = { near, entity, includeDeactivated, sort: "distance" as const, limit };
+    // By cursor, to the end.
+    const walked: { id: number; d: number }[] = [];
+    let cursor = null;
+    for (let pages = 0; pages < 10_000; pages++) {
+      const page = store.search(searchQuery({ ...base, cursor }));
+      assertEquals(page.total, expected.length, JSON.stringify(near));
+      for (const h of page.hits) walked.push({ id: h.id, d: h.distance! });
+      if (!page.next) break;
+      cursor = page.next;
+    }
+    assertEquals(walked.map((w) => w.id), expected.map((e) => e.id), JSON.stringify(near));
+    walked.forEach((w, k) => assertEquals(w.d, Math.round(expected[k]!.d * 10) / 10));
+    // By offset.
+    const offset = Math.floor(random() * Math.max(1, expected.length));
+    const byOffset = store.search(searchQuery({ ...base, offset }));
+    assertEquals(
+      byOffset.hits.map((h) => h.id),
+      expected.slice(offset, offset + limit).map((e) => e.id),
+    );
+    // The sorted path (facets) agrees on the first page and the total.
+    const sorted = store.search(searchQuery({ ...base, facets: ["state"] }));
+    assertEquals(sorted.total, expected.length);
+    assertEquals(sorted.hits.map((h) => h.id), expected.slice(0, limit).map((e) => e.id));
+    if (expected.length > limit) nonEmpty++;
+  }
+  assert(nonEmpty >= 10, `only ${nonEmpty} cases had several pages`);
+});
+
+Deno.test("[near] FHIR Location?near= walks the same order with true distances", async () => {
+  const app = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
+  const random = seededRandom(7);
+  for (let round = 0; round < 8; round++) {
+    const { near } = randomCase(random);
+    const km = near.unit === "km" ? near.radius : near.radius * 1.609344;
+    const expected = bruteForce({ ...near, radius: km, unit: "km" }, FLAG.active, FLAG.active);
+    let url: string | null = `/fhir/Location?near=${near.lat.toFixed(4)}|${
+      near.lon.toFixed(4)
+    }|${km}|km&_count=17`;
+    // The point as sent (four decimals).
+    const sent = { lat: Number(near.lat.toFixed(4)), lon: Number(near.lon.toFixed(4)) };
+    const want = bruteForce({ ...sent, radius: km, unit: "km" }, FLAG.active, FLAG.active);
+    assert(Math.abs(want.length - expected.length) < 50);
+    const seen: number[] = [];
+    let total = -1;
+    while (url) {
+      const response = await app.request(url);
+      assertEquals(response.status, 200);
+      const bundle = await response.json() as {
+        total: number;
+        link: { relation: string; url: string }[];
+        entry?: {
+          search: { mode: string; extension?: { valueDistance: { value: number } }[] };
+        }[];
+      };
+      if (total === -1) total = bundle.total;
+      assertEquals(bundle.total, want.length);
+      for (const e of bundle.entry ?? []) {
+        if (e.search.mode === "match") seen.push(e.search.extension![0]!.valueDistance.value);
+      }
+      const next = bundle.link.find((l) => l.relation === "next")?.url;
+      url = next ? next.replace("http://localhost", "") : null;
+    }
+    assertEquals(seen.length, want.length);
+    for (let k = 0; k < seen.length; k++) {
+      assert(Math.abs(seen[k]! - want[k]!.d) < 0.002, `${seen[k]} vs ${want[k]!.d}`);
+      if (k > 0) assert(seen[k]! >= seen[k - 1]!, "nearest first");
+    }
+  }
+});
