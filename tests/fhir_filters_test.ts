@@ -1,8 +1,9 @@
 /**
  * FHIR `_lastUpdated` (date prefixes, precisions, repetitions, with other
  * parameters, exact totals through paging), Organization `type` and
- * `partof`, against fixture records whose update dates, parents and types
- * are known, compared with a brute-force answer.
+ * `partof`, Endpoint searches without an owner (`connection-type`,
+ * `status`), against fixture records whose update dates, parents, types and
+ * endpoints are known, compared with a brute-force answer.
  *
  * @module
  */
@@ -49,7 +50,20 @@ interface Fixture {
   state: string;
   group: boolean;
   parent: string | null;
+  active: boolean;
+  /** NPPES endpoint types of its endpoint rows, in order. */
+  endpoints: string[];
 }
+
+const ENDPOINT_TYPES = ["FHIR", "DIRECT", "REST", "SOAP", ""];
+/** The connectionType code each NPPES type is rendered with. */
+const RENDERED: Record<string, string> = {
+  FHIR: "hl7-fhir-rest",
+  DIRECT: "direct-project",
+  REST: "rest-non-fhir",
+  SOAP: "SOAP",
+  "": "OTHERS",
+};
 
 const STATES = ["MD", "IL", "WA", "TX"];
 const PARENT = npi("200000001");
@@ -75,6 +89,10 @@ function fixtures(): Fixture[] {
       state: STATES[k % STATES.length]!,
       group: kind === "org" && k % 2 === 0,
       parent: kind === "org" && k % 9 === 3 ? PARENT : null,
+      active: k % 13 !== 7,
+      endpoints: k % 4 === 1
+        ? Array.from({ length: 1 + (k >> 2) % 3 }, (_, i) => ENDPOINT_TYPES[(k + i) % 5]!)
+        : [],
     });
   }
   out.push({
@@ -84,6 +102,8 @@ function fixtures(): Fixture[] {
     state: "IL",
     group: false,
     parent: null,
+    active: true,
+    endpoints: ["FHIR"],
   });
   return out;
 }
@@ -125,7 +145,20 @@ async function database(dir: string, all: Fixture[]): Promise<string> {
         ? "282N00000X"
         : "207R00000X",
       "Healthcare Provider Primary Taxonomy Switch_1": "Y",
+      "NPI Deactivation Date": f.active ? "" : "06/15/2020",
     })
+  );
+  const endpoints = all.flatMap((f) =>
+    f.endpoints.map((type, i) =>
+      row(ENDPOINT_COLUMNS, {
+        "NPI": f.npi,
+        "Endpoint Type": type,
+        "Endpoint Type Description": type ? `${type} endpoint` : "",
+        "Endpoint": `https://example.org/${f.npi}/${i}`,
+        "Affiliation": "N",
+        "Use Code": "OTHER",
+      })
+    )
   );
   const files = {
     npi: `${dir}/npidata.csv`,
@@ -136,7 +169,7 @@ async function database(dir: string, all: Fixture[]): Promise<string> {
   await writeCsv(files.npi, c, rows);
   await writeCsv(files.othername, OTHERNAME_COLUMNS, []);
   await writeCsv(files.pl, PL_COLUMNS, []);
-  await writeCsv(files.endpoint, ENDPOINT_COLUMNS, []);
+  await writeCsv(files.endpoint, ENDPOINT_COLUMNS, endpoints);
   const progress = { start() {}, update() {}, finish() {}, note() {} };
   await runImport({ db: `${dir}/filters.db`, ...files, progress });
   return `${dir}/filters.db`;
@@ -326,8 +359,8 @@ Deno.test("[fhir-filters] _lastUpdated: repeats are AND, commas OR, with other p
   const locations = await walk("/fhir/Location?address-state=IL&_lastUpdated=ge2018&_count=9");
   assertEquals(
     locations.ids.sort(),
-    ALL.filter((f) => f.state === "IL" && meets(f.updated, "ge2018")).map((f) => `${f.npi}-0`)
-      .sort(),
+    ALL.filter((f) => f.active && f.state === "IL" && meets(f.updated, "ge2018"))
+      .map((f) => `${f.npi}-0`).sort(),
   );
 });
 
@@ -398,4 +431,82 @@ Deno.test("[fhir-filters] Organization partof: the subparts whose partOf names t
     ALL.filter((f) => f.parent === PARENT && meets(f.updated, "ge2015")).map((f) => f.npi).sort(),
   );
   await fhir(`/fhir/Organization?partof=Practitioner/${PARENT}`, 400);
+});
+
+/** Every fixture endpoint: its id, rendered code, owner's status and update date. */
+function allEndpoints() {
+  return ALL.flatMap((f) =>
+    f.endpoints.map((type, i) => ({
+      id: `${f.npi}-${i}`,
+      code: RENDERED[type]!,
+      status: f.active ? "active" : "off",
+      updated: f.updated,
+      npi: f.npi,
+    }))
+  );
+}
+
+Deno.test("[fhir-filters] Endpoint searches without an owner: connection-type, status, _lastUpdated", async () => {
+  const every = allEndpoints();
+  assert(every.some((e) => e.status === "off"), "the fixture has endpoints of deactivated NPIs");
+  const cases: [string, (e: (typeof every)[number]) => boolean][] = [
+    ["", () => true],
+    ["connection-type=hl7-fhir-rest", (e) => e.code === "hl7-fhir-rest"],
+    [
+      "connection-type=http://terminology.hl7.org/CodeSystem/endpoint-connection-type|direct-project",
+      (e) => e.code === "direct-project",
+    ],
+    [
+      "connection-type=urn:nppes:endpoint-type|SOAP,OTHERS",
+      (e) => ["SOAP", "OTHERS"].includes(e.code),
+    ],
+    ["connection-type=http://example.org|hl7-fhir-rest", () => false],
+    ["status=active", (e) => e.status === "active"],
+    ["status=off", (e) => e.status === "off"],
+    ["status=test", () => false],
+    [
+      "connection-type=rest-non-fhir&status=active",
+      (e) => e.code === "rest-non-fhir" && e.status === "active",
+    ],
+    ["_lastUpdated=ge2016", (e) => meets(e.updated, "ge2016")],
+    [
+      "_lastUpdated=ge2010&_lastUpdated=lt2020&connection-type=hl7-fhir-rest,direct-project",
+      (e) =>
+        meets(e.updated, "ge2010") && meets(e.updated, "lt2020") &&
+        ["hl7-fhir-rest", "direct-project"].includes(e.code),
+    ],
+  ];
+  for (const [query, keep] of cases) {
+    const { ids, resources } = await walk(`/fhir/Endpoint?${query}${query ? "&" : ""}_count=4`);
+    const want = every.filter(keep);
+    assertEquals(ids.slice().sort(), want.map((e) => e.id).sort(), query);
+    for (const r of resources) {
+      const e = every.find((x) => x.id === r.id)!;
+      assertEquals((r.connectionType as { code: string }).code, e.code);
+      assertEquals(r.status, e.status);
+    }
+  }
+  // With an owner, the same filters hold on its endpoints.
+  const owner = ALL.find((f) => f.kind === "org" && f.endpoints.length >= 2)!;
+  const first = RENDERED[owner.endpoints[0]!]!;
+  const owned = await walk(`/fhir/Endpoint?organization=${owner.npi}&connection-type=${first}`);
+  assertEquals(
+    owned.ids,
+    owner.endpoints.map((t, i) => [RENDERED[t], `${owner.npi}-${i}`]).filter(([c]) => c === first)
+      .map(([, id]) => id!),
+  );
+  assertEquals((await fhir<Bundle>(`/fhir/Endpoint?status=off&_id=${owner.npi}-0`)).total, 0);
+});
+
+Deno.test("[fhir-filters] every resource of the fixture validates, deactivated ones included", async () => {
+  for (const type of ["Practitioner", "PractitionerRole", "Organization", "Location", "Endpoint"]) {
+    const { resources } = await walk(`/fhir/${type}?_lastUpdated=ge2000&_count=100`);
+    assert(resources.length > 0, type);
+    for (const r of resources) assertEquals(validate(r), [], `${type}/${r.id}`);
+  }
+  for (const f of ALL.filter((x) => !x.active)) {
+    const location = await fhir<Resource>(`/fhir/Location/${f.npi}-0`);
+    assertEquals(location.status, "inactive");
+    assertEquals(validate(location), [], `Location/${f.npi}-0`);
+  }
 });

@@ -591,7 +591,7 @@ Deno.test("[fhir] bad searches: one 400 OperationOutcome issue per bad parameter
     ["/fhir/Location?near=40|-74|10|parsec", /unit 'parsec' is not supported/],
     ["/fhir/Location?near=40|-74|900|km", /at most 500 km/],
     ["/fhir/Location?address-state=XX", /not a USPS state code/],
-    ["/fhir/Endpoint", /need 'organization' or '_id'/],
+    ["/fhir/Endpoint?status=retired", /'retired' is not active, suspended/],
     ["/fhir/Practitioner?_format=xml", /only JSON/],
     ["/fhir/Practitioner?_id=", /has no value/],
     ["/fhir/Endpoint?_id=abc", /'abc' is not an Endpoint id: Endpoint ids are \{npi\}-\{n\}/],

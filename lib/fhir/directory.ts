@@ -19,6 +19,7 @@ import {
 import { FIELD, FLAG } from "../index/fields.ts";
 import { dayNumber } from "../index/updated.ts";
 import { inDays } from "./date_search.ts";
+import { endpointMatches, endpointRows, endpointSource } from "./endpoint_search.ts";
 import type { SearchHit, SearchPage } from "../search/engine.ts";
 import {
   CursorError,
@@ -353,7 +354,48 @@ export async function searchResources(
     }
     return all;
   };
-  if (search.type === "Endpoint" || (search.type === "Location" && onlyIds(params))) {
+  const owned = params.has("_id") || params.has("organization");
+  const source = search.type === "Endpoint" && !owned ? endpointSource(store) : null;
+  if (search.type === "Endpoint" && !owned && !source) {
+    throw new ValidationError([{
+      parameter: "organization",
+      message:
+        "this database has no endpoint columns (built before schema 7): Endpoint searches need " +
+        "'organization' or '_id'",
+    }]);
+  }
+  if (source) {
+    // Endpoints of any owner, from the endpoint columns: the page's rows, then their owners.
+    const q = search.query;
+    const page = q.none ? { total: 0, rows: [] } : endpointRows(
+      source,
+      {
+        connectionTypes: q.connectionTypes,
+        statuses: q.statuses,
+        updated: q.updated,
+      },
+      cursor?.after[0] ?? -1,
+      search.count,
+    );
+    const start = cursor?.offset ?? 0;
+    total = page.total;
+    const { ids, positions } = source.columns;
+    const byId = new Map(
+      store.getProvidersById([...new Set(page.rows.map((r) => ids[r]!))]).map((
+        r,
+      ) => [r.id, r.provider]),
+    );
+    matches = [];
+    for (const r of page.rows) {
+      const p = byId.get(ids[r]!);
+      const resource = p ? own(p).endpoints[positions[r]!] : undefined;
+      if (resource) matches.push({ resource });
+    }
+    const last = page.rows.at(-1);
+    next = last !== undefined && start + page.rows.length < total
+      ? { offset: start + page.rows.length, after: [last] }
+      : null;
+  } else if (search.type === "Endpoint" || (search.type === "Location" && onlyIds(params))) {
     // Looked up by id or owner: Endpoints (no index of their own) and Locations by `_id` alone
     // (which finds secondary locations too).
     const found: Resource[] = [];
@@ -364,7 +406,9 @@ export async function searchResources(
       if (updated && !inDays(dayNumber(p.last_updated), updated)) continue;
       const all = own(p);
       for (const r of search.type === "Endpoint" ? all.endpoints : all.locations) {
-        if (!search.query.ids || search.query.ids.includes(r.id)) found.push(r);
+        if (search.query.ids && !search.query.ids.includes(r.id)) continue;
+        if (search.type === "Endpoint" && !endpointMatches(r, search.query)) continue;
+        found.push(r);
       }
     }
     const start = cursor?.offset ?? 0;

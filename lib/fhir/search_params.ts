@@ -18,7 +18,14 @@ import { STATE_CODES } from "../search/params.ts";
 import type { AddressMatch, NameMatch, NearMatch, PostalMatch } from "../search/query.ts";
 import { TAXONOMY_CODE_PATTERN } from "../taxonomy/nucc.ts";
 import { ID_FORMS, type ParsedId, parseReference, type ResourceType } from "./ids.ts";
-import { GROUP_CODES, NPI_SYSTEM, NUCC_SYSTEM, ORG_TYPE_SYSTEM } from "./resources.ts";
+import {
+  GROUP_CODES,
+  NPI_SYSTEM,
+  NPPES_ENDPOINT_TYPE_SYSTEM,
+  NUCC_SYSTEM,
+  ORG_TYPE_SYSTEM,
+} from "./resources.ts";
+import type { CodingToken } from "./endpoint_search.ts";
 import { dateCondition, DateValueError, type DaySet, intersect, union } from "./date_search.ts";
 import type { ParameterError } from "../http/errors.ts";
 
@@ -49,6 +56,10 @@ export interface FhirQuery {
   orgTypes: ("prvgrp" | "fac")[] | null;
   /** Organizations whose subparts are asked for (`partof`), by NPI; `null` for no filter. */
   partOf: string[] | null;
+  /** Endpoint `connection-type` tokens (any); `null` for any type. */
+  connectionTypes: CodingToken[] | null;
+  /** Endpoint `status` values (any); `null` for either. */
+  statuses: ("active" | "off")[] | null;
   /** Some parameter can match nothing (an unknown identifier system, `organization` on a role…). */
   none: boolean;
 }
@@ -104,6 +115,8 @@ export function emptyQuery(): FhirQuery {
     updated: null,
     orgTypes: null,
     partOf: null,
+    connectionTypes: null,
+    statuses: null,
     none: false,
   };
 }
@@ -652,9 +665,42 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
       name: "organization",
       type: "reference",
       definition: `${PN}/endpoint-organization`,
-      documentation:
-        "'Organization/{npi}': the organization's endpoints. Endpoint searches need this or '_id'.",
+      documentation: "'Organization/{npi}': the organization's endpoints; a comma list is OR.",
       apply: (q, values) => applyNpis(q, referenceNpis("Organization", values)),
+    },
+    {
+      name: "connection-type",
+      type: "token",
+      definition: `${R4}/Endpoint-connection-type`,
+      documentation:
+        "Endpoint.connectionType as rendered: 'hl7-fhir-rest' (NPPES FHIR), 'direct-project' (DIRECT) " +
+        "of http://terminology.hl7.org/CodeSystem/endpoint-connection-type, 'rest-non-fhir' (REST) of " +
+        `Plan-Net's EndpointConnectionTypeCS, or the NPPES code (SOAP, CONNECT, WEB, OTHERS) of ` +
+        `${NPPES_ENDPOINT_TYPE_SYSTEM}; '{system}|{code}' or '{code}'. A comma list is OR.`,
+      apply(q, values) {
+        q.connectionTypes = values.map((raw) => {
+          const bar = raw.indexOf("|");
+          const code = bar === -1 ? raw : raw.slice(bar + 1);
+          if (code === "") throw new FhirParamIssue(`'${raw.slice(0, 60)}' has no code`);
+          return { system: bar === -1 ? null : raw.slice(0, bar) || null, code };
+        });
+      },
+    },
+    {
+      name: "status",
+      type: "token",
+      definition: `${R4}/Endpoint-status`,
+      documentation:
+        "'active' (the owner's NPI is in use) or 'off' (deactivated); the other codes match nothing. " +
+        "A comma list is OR.",
+      apply(q, values) {
+        const known = ["active", "suspended", "error", "off", "entered-in-error", "test"];
+        const bad = values.find((v) => !known.includes(v));
+        if (bad) throw new FhirParamIssue(`'${bad.slice(0, 30)}' is not ${known.join(", ")}`);
+        const statuses = values.filter((v): v is "active" | "off" => v === "active" || v === "off");
+        if (statuses.length === 0) q.none = true;
+        else q.statuses = [...new Set(statuses)];
+      },
     },
   ],
 });
@@ -896,13 +942,6 @@ export function parseSearch(type: ResourceType, params: URLSearchParams): Parsed
       if (!(error instanceof FhirParamIssue)) throw error;
       fail(error.message);
     }
-  }
-  if (type === "Endpoint" && !params.has("_id") && !params.has("organization")) {
-    errors.push({
-      parameter: "organization",
-      message:
-        "Endpoint searches need 'organization' or '_id' (listing every endpoint is not supported)",
-    });
   }
   if (errors.length) throw new FhirSearchError(errors);
   return out;
