@@ -55,6 +55,7 @@ import {
 import { distance } from "../geo/zip.ts";
 import { extraFilterList } from "./extra_filters.ts";
 import { nearestPage } from "./nearest.ts";
+import { browseUpdated } from "./updated_browse.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { checkWatch, type Watch } from "../deadline.ts";
 import { cellsIn, FIELD, FLAG } from "../index/fields.ts";
@@ -791,6 +792,14 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
   ) {
     return nearest(query, ctx);
   }
+  const days = onlyDays(query);
+  if (days) {
+    const walked = browseUpdated(query, days, flagTest(query), ctx.index, ctx);
+    if (walked) {
+      const { total, next, offset } = walked;
+      return { total, hits: walked.ids.map((id) => ({ id })), next, offset };
+    }
+  }
   const key = cacheKey(query);
   let result = ctx.cache.get(key);
   if (!result) {
@@ -834,6 +843,14 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
     page.facets = Object.fromEntries(query.facets.map((f) => [f, result!.facets![f]!]));
   }
   return page;
+}
+
+/** The day set of a query filtered by `_lastUpdated` and flags only (see `updated_browse.ts`). */
+function onlyDays(query: SearchQuery): [number, number][] | null {
+  const extra = query.extraFilters;
+  if (extra?.length !== 1 || extra[0]!.kind !== "updated") return null;
+  if (query.words || query.near || query.facets.length) return null;
+  return hasListFilter({ ...query, extraFilters: null }) ? null : extra[0]!.days;
 }
 
 /**

@@ -1,10 +1,17 @@
 /**
+ * The FHIR directory's index paths on a demo database, against brute force.
+ *
  * `near` sorted by distance without a full sort (`lib/search/nearest.ts`):
  * on random points over a demo database, walking every page by cursor, and
  * by offset, gives the same set in the same order as a brute-force sort of
  * every located provider, the same total, and the same first page as the
  * engine's sorted path (taken when facets are asked for). Then the FHIR
  * `Location?near=` answer over the same store.
+ *
+ * `_lastUpdated`: the id lists (month lists or a column pass,
+ * `extra_filters.ts`), the histogram counts and the walk
+ * (`updated_browse.ts`), and the engine's pages either way, equal the
+ * providers whose day is in the set.
  *
  * @module
  */
@@ -16,6 +23,10 @@ import { distance } from "../lib/geo/zip.ts";
 import { FLAG } from "../lib/index/fields.ts";
 import { Dataset } from "../lib/service/dataset.ts";
 import { seededRandom, testApp } from "./_utils.ts";
+import { dateCondition, inDays } from "../lib/fhir/date_search.ts";
+import { updatedIds } from "../lib/search/extra_filters.ts";
+import { countUpdated } from "../lib/search/updated_browse.ts";
+import type { DatabaseSync } from "node:sqlite";
 
 const dir = await Deno.makeTempDir();
 const path = `${dir}/near.db`;
@@ -128,6 +139,57 @@ Deno.test("[near] FHIR Location?near= walks the same order with true distances",
     for (let k = 0; k < seen.length; k++) {
       assert(Math.abs(seen[k]! - want[k]!.d) < 0.002, `${seen[k]} vs ${want[k]!.d}`);
       if (k > 0) assert(seen[k]! >= seen[k - 1]!, "nearest first");
+    }
+  }
+});
+
+Deno.test("[lastUpdated] lists, counts, walks and engine pages equal the brute force", () => {
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  const days = index.updated;
+  const values = ["ge2025-01-01", "2019-05", "2015", "lt2012", "ne2020", "ge2026-06", "2010-02-03"];
+  for (const value of values) {
+    const set = dateCondition(value);
+    const all: number[] = [];
+    for (let id = 1; id <= index.size; id++) if (inDays(days[id]!, set)) all.push(id);
+    assertEquals([...updatedIds(set, { db, index })], all, value);
+    for (
+      const [mask, want] of [
+        [0, 0],
+        [FLAG.active, FLAG.active],
+        [FLAG.individual, FLAG.individual],
+        [FLAG.active | FLAG.organization, FLAG.active | FLAG.organization],
+        [FLAG.active, 0],
+      ]
+    ) {
+      const expected = all.filter((id) => (index.flags[id]! & mask!) === want);
+      assertEquals(countUpdated(index, set, mask!, want!), expected.length, `${value} ${mask}`);
+      const entity = mask! & FLAG.individual ? 1 : mask! & FLAG.organization ? 2 : null;
+      const includeDeactivated = !(mask! & FLAG.active) || want === 0;
+      const base = {
+        entity: entity as 1 | 2 | null,
+        includeDeactivated,
+        deactivatedOnly: (mask! & FLAG.active) !== 0 && want === 0,
+        extraFilters: [{ kind: "updated" as const, days: set }],
+        limit: 37,
+      };
+      // Walked (dense sets) or listed (sparse ones); with an id range, always listed.
+      for (const extra of [{}, { idRange: { from: 1, to: index.size + 1 } }]) {
+        const walked: number[] = [];
+        let cursor = null;
+        for (let pages = 0; pages < 10_000; pages++) {
+          const page = store.search(searchQuery({ ...base, ...extra, cursor }));
+          assertEquals(page.total, expected.length, `${value} ${mask} total`);
+          walked.push(...page.hits.map((h) => h.id));
+          if (!page.next) break;
+          cursor = page.next;
+        }
+        assertEquals(walked, expected, `${value} ${mask} ${JSON.stringify(extra)}`);
+      }
+      const offset = Math.floor(expected.length / 2);
+      assertEquals(
+        store.search(searchQuery({ ...base, offset })).hits.map((h) => h.id),
+        expected.slice(offset, offset + 37),
+      );
     }
   }
 });
