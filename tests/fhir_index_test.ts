@@ -22,11 +22,12 @@ import { type NearMatch, searchQuery } from "../lib/search/query.ts";
 import { distance } from "../lib/geo/zip.ts";
 import { FLAG } from "../lib/index/fields.ts";
 import { Dataset } from "../lib/service/dataset.ts";
-import { seededRandom, testApp } from "./_utils.ts";
+import { seededRandom, type TestApp, testApp } from "./_utils.ts";
 import { dateCondition, inDays } from "../lib/fhir/date_search.ts";
 import { updatedIds } from "../lib/search/extra_filters.ts";
 import { countUpdated } from "../lib/search/updated_browse.ts";
 import type { DatabaseSync } from "node:sqlite";
+import { readLocationColumns } from "../lib/store/location_columns.ts";
 
 const dir = await Deno.makeTempDir();
 const path = `${dir}/near.db`;
@@ -101,45 +102,103 @@ Deno.test("[near] cursor and offset pages equal a brute-force sort, on random po
   assert(nonEmpty >= 10, `only ${nonEmpty} cases had several pages`);
 });
 
-Deno.test("[near] FHIR Location?near= walks the same order with true distances", async () => {
+/** Every active provider's primary and secondary locations: key, Location id, state. */
+function allLocations(): { key: number[]; id: string; state: string; lat: number; lon: number }[] {
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  const secondary = readLocationColumns(db)!;
+  const npiOf = new Map<number, string>();
+  for (const row of db.prepare("SELECT id, npi FROM provider").iterate()) {
+    const { id, npi } = row as { id: number; npi: number };
+    npiOf.set(id, String(npi));
+  }
+  const out: { key: number[]; id: string; state: string; lat: number; lon: number }[] = [];
+  for (let id = 1; id <= index.size; id++) {
+    if (!(index.flags[id]! & FLAG.active)) continue;
+    const p = store.getProvidersById([id])[0]!.provider;
+    if (!p.practice_location) continue;
+    out.push({
+      key: [id, 0],
+      id: `${npiOf.get(id)}-0`,
+      state: index.states[index.state[id]!]!,
+      lat: index.lat[id]!,
+      lon: index.lon[id]!,
+    });
+  }
+  for (let k = 0; k < secondary.ids.length; k++) {
+    const id = secondary.ids[k]!;
+    if (!(index.flags[id]! & FLAG.active)) continue;
+    out.push({
+      key: [id, secondary.positions[k]!],
+      id: `${npiOf.get(id)}-${secondary.positions[k]}`,
+      state: secondary.states[secondary.state[k]!]!,
+      lat: secondary.lat[k]!,
+      lon: secondary.lon[k]!,
+    });
+  }
+  return out;
+}
+
+function byKey(a: { key: number[] }, b: { key: number[] }): number {
+  for (let i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return a.key[i]! - b.key[i]!;
+  return 0;
+}
+
+async function walkLocations(app: TestApp, first: string) {
+  let url: string | null = first;
+  const ids: string[] = [], distances: number[] = [];
+  let total = -1;
+  while (url) {
+    const response = await app.request(url);
+    assertEquals(response.status, 200);
+    const bundle = await response.json() as {
+      total: number;
+      link: { relation: string; url: string }[];
+      entry?: {
+        resource: { id: string };
+        search: { mode: string; extension?: { valueDistance: { value: number } }[] };
+      }[];
+    };
+    if (total === -1) total = bundle.total;
+    assertEquals(bundle.total, total, "the same total on every page");
+    for (const e of bundle.entry ?? []) {
+      if (e.search.mode !== "match") continue;
+      ids.push(e.resource.id);
+      const d = e.search.extension?.[0]?.valueDistance.value;
+      if (d !== undefined) distances.push(d);
+    }
+    const next = bundle.link.find((l) => l.relation === "next")?.url;
+    url = next ? next.replace("http://localhost", "") : null;
+  }
+  return { total, ids, distances };
+}
+
+Deno.test("[near] FHIR Location searches: primary and secondary locations, in order, to the end", async () => {
   const app = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
+  const locations = allLocations();
+  assert(locations.some((l) => !l.id.endsWith("-0")), "the demo has secondary locations");
   const random = seededRandom(7);
   for (let round = 0; round < 8; round++) {
     const { near } = randomCase(random);
     const km = near.unit === "km" ? near.radius : near.radius * 1.609344;
-    const expected = bruteForce({ ...near, radius: km, unit: "km" }, FLAG.active, FLAG.active);
-    let url: string | null = `/fhir/Location?near=${near.lat.toFixed(4)}|${
-      near.lon.toFixed(4)
-    }|${km}|km&_count=17`;
-    // The point as sent (four decimals).
-    const sent = { lat: Number(near.lat.toFixed(4)), lon: Number(near.lon.toFixed(4)) };
-    const want = bruteForce({ ...sent, radius: km, unit: "km" }, FLAG.active, FLAG.active);
-    assert(Math.abs(want.length - expected.length) < 50);
-    const seen: number[] = [];
-    let total = -1;
-    while (url) {
-      const response = await app.request(url);
-      assertEquals(response.status, 200);
-      const bundle = await response.json() as {
-        total: number;
-        link: { relation: string; url: string }[];
-        entry?: {
-          search: { mode: string; extension?: { valueDistance: { value: number } }[] };
-        }[];
-      };
-      if (total === -1) total = bundle.total;
-      assertEquals(bundle.total, want.length);
-      for (const e of bundle.entry ?? []) {
-        if (e.search.mode === "match") seen.push(e.search.extension![0]!.valueDistance.value);
-      }
-      const next = bundle.link.find((l) => l.relation === "next")?.url;
-      url = next ? next.replace("http://localhost", "") : null;
-    }
-    assertEquals(seen.length, want.length);
-    for (let k = 0; k < seen.length; k++) {
-      assert(Math.abs(seen[k]! - want[k]!.d) < 0.002, `${seen[k]} vs ${want[k]!.d}`);
-      if (k > 0) assert(seen[k]! >= seen[k - 1]!, "nearest first");
-    }
+    const lat = Number(near.lat.toFixed(4)), lon = Number(near.lon.toFixed(4));
+    const want = locations.flatMap((l) => {
+      if (Number.isNaN(l.lat)) return [];
+      const d = distance(lat, lon, l.lat, l.lon, "km");
+      return d <= km ? [{ ...l, key: [d, ...l.key], d }] : [];
+    }).sort(byKey);
+    const got = await walkLocations(
+      app,
+      `/fhir/Location?near=${lat}|${lon}|${km}|km&_count=${1 + round * 5}`,
+    );
+    assertEquals(got.total, want.length);
+    assertEquals(got.ids, want.map((w) => w.id), `near ${lat},${lon} ${km} km`);
+    got.distances.forEach((d, k) => assert(Math.abs(d - want[k]!.d) < 0.002));
+  }
+  for (const state of ["CA", "TX", "NY"]) {
+    const want = locations.filter((l) => l.state === state).sort(byKey);
+    const got = await walkLocations(app, `/fhir/Location?address-state=${state}&_count=23`);
+    assertEquals(got.total, want.length);
+    assertEquals(got.ids, want.map((w) => w.id), state);
   }
 });
 

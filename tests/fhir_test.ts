@@ -386,7 +386,16 @@ Deno.test("[fhir] _include and _revinclude: a practitioner with roles and locati
     records,
     `/fhir/Location?_id=${NPI.enkeshafi}-1,${NPI.enkeshafi}-0&address-state=MD`,
   );
-  assertEquals(filtered.entry!.map((e) => e.resource.id), [`${NPI.enkeshafi}-0`]);
+  // Searches cover secondary practice locations too.
+  assertEquals(filtered.entry!.map((e) => e.resource.id), [
+    `${NPI.enkeshafi}-0`,
+    `${NPI.enkeshafi}-1`,
+  ]);
+  const rockville = await fhir<Bundle>(records, "/fhir/Location?address-city=rockville");
+  assertEquals(rockville.entry!.map((e) => e.resource.id), [`${NPI.enkeshafi}-1`]);
+  const both = await fhir<Bundle>(records, "/fhir/Location?address-state=MD&_count=1");
+  assertEquals(both.total, 2);
+  assertEquals(both.entry!.map((e) => e.resource.id), [`${NPI.enkeshafi}-0`]);
 });
 
 Deno.test("[fhir] Practitioner names: prefix, :exact, family or given, active", async () => {

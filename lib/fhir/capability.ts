@@ -18,8 +18,8 @@ const RESOURCE_DOCS: Readonly<Record<string, string>> = {
     "(search: partof). type: Plan-Net prvgrp (a group practice taxonomy) or fac. Id: the NPI.",
   Location:
     "Practice locations, positioned at their ZIP centroid. Id: {npi}-{n}, n = 0 the primary, 1… secondary. " +
-    "Searches cover primary practice locations of NPIs in use; every location is readable, found by " +
-    "_id alone, and includable.",
+    "Searches cover the primary and secondary practice locations of NPIs in use; every location is readable, " +
+    "found by _id alone, and includable.",
   Endpoint:
     "NPPES endpoint file rows. Id: {npi}-{n}. Searches without 'organization' or '_id' list every endpoint " +
     "row in the owners' name order (connection-type, status, _lastUpdated filter it).",

@@ -20,6 +20,13 @@ import { FIELD, FLAG } from "../index/fields.ts";
 import { dayNumber } from "../index/updated.ts";
 import { inDays } from "./date_search.ts";
 import { endpointMatches, endpointRows, endpointSource } from "./endpoint_search.ts";
+import {
+  keyAfter,
+  type LocationKey,
+  type LocationSource,
+  locationSource,
+  secondaryRows,
+} from "./location_search.ts";
 import type { SearchHit, SearchPage } from "../search/engine.ts";
 import {
   CursorError,
@@ -259,7 +266,7 @@ export function toEngineQuery(
   const type = search.type;
   let npis = q.npis;
   if (type === "Location" && q.ids) {
-    // With other filters, a Location search finds primary locations ({npi}-0) only.
+    // With other filters, the engine finds primary locations ({npi}-0) only.
     const primary = new Set(q.ids.filter((id) => id.endsWith("-0")).map((id) => id.slice(0, 10)));
     npis = (npis ?? []).filter((n) => primary.has(n));
     if (npis.length === 0) return null;
@@ -272,7 +279,8 @@ export function toEngineQuery(
     : organizationOnly
     ? 2
     : null;
-  // Location searches cover the primary locations of NPIs in use (see docs/fhir.md).
+  // Location searches cover the locations of NPIs in use (see docs/fhir.md); the engine finds the
+  // primary ones, `location_search.ts` the secondary ones.
   const includeDeactivated = type === "Location" ? false : q.active !== true;
   return searchQuery({
     npis: npis ? npis.map(Number) : null,
@@ -415,6 +423,14 @@ export async function searchResources(
     total = found.length;
     matches = found.slice(start, start + search.count).map((resource) => ({ resource }));
     next = start + search.count < total ? { offset: start + search.count, after: [] } : null;
+  } else if (search.type === "Location" && locationSource(store)) {
+    ({ total, matches, next } = await searchLocations(
+      deps,
+      search,
+      locationSource(store)!,
+      { scope, cursor, watch: request.watch },
+      own,
+    ));
   } else {
     let query: SearchQuery | null;
     try {
@@ -476,6 +492,124 @@ export async function searchResources(
     nextUrl = url.href;
   }
   return searchBundle({ base: request.base, total, entries, self, next: nextUrl });
+}
+
+/** Runs an engine query on the pool, or here without one; `null` matches nothing. */
+async function enginePage(
+  deps: DirectoryDeps,
+  query: SearchQuery | null,
+  scope: CursorScope,
+  watch: Watch,
+): Promise<SearchPage> {
+  if (query === null) return { total: 0, hits: [], next: null, offset: 0 };
+  return deps.pool
+    ? await deps.pool.page({ query, cursorScope: scope, startedAt: clock() }, watch)
+    : deps.store.search(query, watch);
+}
+
+/**
+ * A Location search over primary and secondary practice locations: the
+ * engine's page of primary ones and the secondary rows' page, merged in key
+ * order (owner rank, then position; with `near`, distance first). The
+ * cursor's key is the last entry's key plus how many primary ones came
+ * before, which is where the engine's own cursor resumes.
+ */
+async function searchLocations(
+  deps: DirectoryDeps,
+  search: ParsedSearch,
+  source: LocationSource,
+  paging: { scope: CursorScope; cursor: CursorPosition | null; watch: Watch },
+  own: (p: Provider) => ProviderResources,
+): Promise<{ total: number; matches: { resource: Resource }[]; next: CursorPosition | null }> {
+  const q = search.query;
+  const near = q.near
+    ? { lat: q.near.lat, lon: q.near.lon, radius: q.near.radius, unit: q.near.unit }
+    : null;
+  const width = near ? 3 : 2;
+  const { cursor } = paging;
+  if (cursor && cursor.after.length !== width + 1) {
+    throw new ValidationError([{
+      parameter: "_cursor",
+      message: "is not a cursor of this search",
+    }]);
+  }
+  const key: LocationKey | null = cursor ? cursor.after.slice(0, width) : null;
+  const primaryOffset = cursor ? cursor.after[width]! : 0;
+  const engineCursor = key
+    ? { offset: primaryOffset, after: near ? [key[0]!, key[1]!] : [key[0]!] }
+    : null;
+  let query: SearchQuery | null;
+  try {
+    query = toEngineQuery(search, deps.specialties, engineCursor);
+  } catch (error) {
+    if (error instanceof FhirSearchError) throw invalid(error);
+    throw error;
+  }
+  const limit = Math.max(1, search.count);
+  const primary = await enginePage(deps, query, paging.scope, paging.watch);
+  const organizationOnly = q.organizationNames !== null || (q.npis !== null && q.ids === null);
+  const secondary = q.none ? { total: 0, rows: [], keys: [] } : secondaryRows(
+    source,
+    {
+      states: q.states,
+      cities: q.cities,
+      postal: q.postal,
+      addresses: q.addresses,
+      near,
+      npis: q.npis,
+      ids: q.ids,
+      organizationNames: q.organizationNames,
+      updated: q.updated,
+      mask: FLAG.active | (organizationOnly ? FLAG.organization : 0),
+      value: FLAG.active | (organizationOnly ? FLAG.organization : 0),
+    },
+    key,
+    limit,
+  );
+  const { index } = source;
+  const primaryKey = (id: number): LocationKey =>
+    near
+      ? [distance(near.lat, near.lon, index.lat[id]!, index.lon[id]!, near.unit), id, 0]
+      : [id, 0];
+  // Merge the two pages by key.
+  const picked: { id: number; position: number; key: LocationKey }[] = [];
+  let i = 0, j = 0, primaries = 0;
+  const hits = primary.hits;
+  while (picked.length < limit && (i < hits.length || j < secondary.rows.length)) {
+    const pk = i < hits.length ? primaryKey(hits[i]!.id) : null;
+    const sk = j < secondary.rows.length ? secondary.keys[j]! : null;
+    if (pk && (!sk || keyAfter(sk, pk))) {
+      picked.push({ id: hits[i++]!.id, position: 0, key: pk });
+      primaries++;
+    } else {
+      const row = secondary.rows[j]!;
+      picked.push({
+        id: source.columns.ids[row]!,
+        position: source.columns.positions[row]!,
+        key: sk!,
+      });
+      j++;
+    }
+  }
+  const total = primary.total + secondary.total;
+  const start = cursor?.offset ?? 0;
+  const shown = search.count === 0 ? [] : picked;
+  const last = shown.at(-1);
+  const next = last && start + shown.length < total
+    ? { offset: start + shown.length, after: [...last.key, primaryOffset + primaries] }
+    : null;
+  const byId = new Map(
+    deps.store.getProvidersById([...new Set(shown.map((s) => s.id))]).map((
+      r,
+    ) => [r.id, r.provider]),
+  );
+  const matches: { resource: Resource }[] = [];
+  for (const s of shown) {
+    const p = byId.get(s.id);
+    const resource = p && own(p).locations.find((l) => l.id === `${p.npi}-${s.position}`);
+    if (resource) matches.push({ resource });
+  }
+  return { total, matches, next };
 }
 
 /** Great-circle distance in a FHIR unit, to the metre. */

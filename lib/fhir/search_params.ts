@@ -4,10 +4,13 @@
  * claims is what it does. A search maps onto the native engine's
  * {@linkcode SearchQuery}: each FHIR resource found by search stands for one
  * NPPES record (a Practitioner, its PractitionerRole, an Organization, or
- * the primary practice Location of a record).
+ * the primary practice Location of a record; secondary Locations and
+ * Endpoints are found in columns of their own: `location_search.ts`,
+ * `endpoint_search.ts`).
  *
  * Rules: a comma inside one value is OR; different parameters are AND; a
- * parameter may appear once (except `_include` and `_revinclude`); an
+ * parameter may appear once (except `_include`, `_revinclude` and
+ * `_lastUpdated`, whose repetitions are AND); an
  * unknown parameter, modifier or chain is a 400.
  *
  * @module
@@ -632,7 +635,7 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
     ...addressParams(
       "",
       `${PN}/location`,
-      "the location (searches cover primary practice locations)",
+      "the location (primary and secondary practice locations)",
     ),
     {
       name: "near",
@@ -648,7 +651,7 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
       name: "organization",
       type: "reference",
       definition: `${PN}/location-organization`,
-      documentation: "'Organization/{npi}': the organization's primary practice location.",
+      documentation: "'Organization/{npi}': the organization's practice locations.",
       apply(q, values) {
         applyNpis(q, referenceNpis("Organization", values));
       },

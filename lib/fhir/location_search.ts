@@ -1,0 +1,203 @@
+/**
+ * The secondary practice locations a Location search finds, from the
+ * secondary location columns (`lib/store/location_columns.ts`): one pass
+ * over them tests each row's place (state, city, postal code, `address`,
+ * `near`) and its owner (in use, an organization when asked, one of the
+ * `organization`s or `organization.name`s, its `_lastUpdated` day), counts
+ * the matches and keeps the page after the cursor's key. The directory
+ * merges them with the primary locations the engine finds, by the same
+ * order: owner rank then position, or distance, owner rank, position.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { type LocationColumns, readLocationColumns } from "../store/location_columns.ts";
+import type { SearchIndex } from "../index/reader.ts";
+import { FIELD } from "../index/fields.ts";
+import { MAX_DAY } from "../index/updated.ts";
+import { unionAll } from "../index/sorted.ts";
+import { distance } from "../geo/zip.ts";
+import type { AddressMatch, NameMatch, NearMatch, PostalMatch } from "../search/query.ts";
+import type { DaySet } from "./date_search.ts";
+
+/** What a secondary location search reads. */
+export interface LocationSource {
+  columns: LocationColumns;
+  index: SearchIndex;
+  db: DatabaseSync;
+}
+
+const sources = new WeakMap<object, LocationSource | null>();
+
+/** The secondary location columns of a store that has them, loaded once; `null` otherwise. */
+export function locationSource(store: object): LocationSource | null {
+  if (sources.has(store)) return sources.get(store)!;
+  const sqlite = store as { db?: DatabaseSync; index?: SearchIndex };
+  let source: LocationSource | null = null;
+  if (sqlite.db && "index" in sqlite) {
+    const columns = readLocationColumns(sqlite.db);
+    if (columns) source = { columns, index: sqlite.index!, db: sqlite.db };
+  }
+  sources.set(store, source);
+  return source;
+}
+
+/** The filters of a Location search, as the secondary rows are tested. */
+export interface SecondaryFilter {
+  states: string[] | null;
+  cities: string[] | null;
+  postal: PostalMatch | null;
+  addresses: AddressMatch[] | null;
+  near: NearMatch | null;
+  /** Owner NPIs (`organization`, `_id`); `null` for any. */
+  npis: string[] | null;
+  /** The exact Location ids asked for (`_id`); `null` for any. */
+  ids: string[] | null;
+  organizationNames: NameMatch[] | null;
+  updated: DaySet | null;
+  /** The owner's flag test. */
+  mask: number;
+  value: number;
+}
+
+/** A sort key: `[owner id, position]`, or `[distance, owner id, position]` with `near`. */
+export type LocationKey = number[];
+
+/** Whether key `a` sorts after key `b`. */
+export function keyAfter(a: LocationKey, b: LocationKey): boolean {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i]! !== b[i]!) return a[i]! > b[i]!;
+  }
+  return false;
+}
+
+/** A page of secondary rows: the exact total, the rows and their keys. */
+export interface SecondaryPage {
+  total: number;
+  rows: number[];
+  keys: LocationKey[];
+}
+
+function ownerIds(source: LocationSource, filter: SecondaryFilter): Set<number> | null {
+  let owners: Set<number> | null = null;
+  if (filter.npis) {
+    const lookup = source.db.prepare("SELECT id FROM provider_npi WHERE npi = ?");
+    owners = new Set(
+      filter.npis.flatMap((npi) => {
+        const row = lookup.get(Number(npi)) as { id: number } | undefined;
+        return row ? [row.id] : [];
+      }),
+    );
+  }
+  if (filter.organizationNames) {
+    const { index } = source;
+    const named = unionAll(
+      filter.organizationNames.map((m) =>
+        m.prefix ? index.prefix(FIELD.orgKey, m.key) : index.list(FIELD.orgKey, m.key)
+      ),
+      index.size + 1,
+    );
+    const next = new Set<number>();
+    for (const id of named) if (!owners || owners.has(id)) next.add(id);
+    owners = next;
+  }
+  return owners;
+}
+
+/**
+ * The secondary rows meeting `filter`: their number, and the first `limit`
+ * after `after` (`null`: from the start) in key order.
+ *
+ * @example
+ * ```ts
+ * const page = secondaryRows(source, filter, null, 10);
+ * ```
+ */
+export function secondaryRows(
+  source: LocationSource,
+  filter: SecondaryFilter,
+  after: LocationKey | null,
+  limit: number,
+): SecondaryPage {
+  const { columns: c, index } = source;
+  const owners = ownerIds(source, filter);
+  const stateOk = filter.states ? new Set(filter.states) : null;
+  const cityOk = filter.cities ? new Set(filter.cities) : null;
+  const wanted = filter.ids ? new Set(filter.ids) : null;
+  let dayOk: Uint8Array | null = null;
+  if (filter.updated) {
+    dayOk = new Uint8Array(MAX_DAY + 1);
+    for (const [from, to] of filter.updated) dayOk.fill(1, from, Math.min(MAX_DAY + 1, to));
+  }
+  const days = dayOk ? index.updated : null;
+  const flags = index.flags;
+  const near = filter.near;
+  const zipText = (k: number) => String(c.zip5[k]! - 1).padStart(5, "0");
+  const placeOk = (k: number): boolean => {
+    const state = c.states[c.state[k]!]!, city = c.cities[c.city[k]!]!;
+    if (stateOk && !stateOk.has(state)) return false;
+    if (cityOk && !cityOk.has(city)) return false;
+    if (filter.postal) {
+      const p = filter.postal, zip = c.zip5[k] ? zipText(k) : null;
+      const ok = (zip !== null && p.zip5.includes(zip)) ||
+        (c.zip9[k] !== 0 && p.exact.includes(String(c.zip9[k]! - 1).padStart(9, "0"))) ||
+        (zip !== null && p.prefixes.some((x) => zip.startsWith(x)));
+      if (!ok) return false;
+    }
+    if (filter.addresses) {
+      const zip = c.zip5[k] ? zipText(k) : null;
+      const ok = filter.addresses.some((a) =>
+        (a.city !== null && city !== "" && city.startsWith(a.city)) ||
+        (a.state !== null && state === a.state) ||
+        (a.zip !== null && zip !== null && zip.startsWith(a.zip))
+      );
+      if (!ok) return false;
+    }
+    return true;
+  };
+  let total = 0;
+  const found: { row: number; key: LocationKey }[] = [];
+  for (let k = 0; k < c.ids.length; k++) {
+    const id = c.ids[k]!;
+    if ((flags[id]! & filter.mask) !== filter.value) continue;
+    if (owners && !owners.has(id)) continue;
+    if (dayOk && dayOk[days![id]!] !== 1) continue;
+    if (!placeOk(k)) continue;
+    let key: LocationKey;
+    if (near) {
+      const lat = c.lat[k]!, lon = c.lon[k]!;
+      if (Number.isNaN(lat)) continue;
+      const d = distance(near.lat, near.lon, lat, lon, near.unit);
+      if (d > near.radius) continue;
+      key = [d, id, c.positions[k]!];
+    } else key = [id, c.positions[k]!];
+    if (wanted && !wanted.has(`${npiOf(source, id)}-${c.positions[k]}`)) continue;
+    total++;
+    if (after && !keyAfter(key, after)) continue;
+    if (!near && found.length >= limit) continue; // Rows are in key order without `near`.
+    found.push({ row: k, key });
+  }
+  if (near) {
+    found.sort((a, b) => (keyAfter(a.key, b.key) ? 1 : keyAfter(b.key, a.key) ? -1 : 0));
+  }
+  const page = found.slice(0, limit);
+  return { total, rows: page.map((f) => f.row), keys: page.map((f) => f.key) };
+}
+
+const npiCache = new WeakMap<LocationSource, Map<number, string>>();
+
+/** The NPI of provider `id` (for `_id` tests). */
+function npiOf(source: LocationSource, id: number): string {
+  let cache = npiCache.get(source);
+  if (!cache) npiCache.set(source, cache = new Map());
+  let npi = cache.get(id);
+  if (npi === undefined) {
+    const row = source.db.prepare("SELECT npi FROM provider WHERE id = ?").get(id) as
+      | { npi: number }
+      | undefined;
+    npi = row ? String(row.npi) : "";
+    if (cache.size > 10_000) cache.clear();
+    cache.set(id, npi);
+  }
+  return npi;
+}
