@@ -28,6 +28,7 @@ import { updatedIds } from "../lib/search/extra_filters.ts";
 import { countUpdated } from "../lib/search/updated_browse.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { readLocationColumns } from "../lib/store/location_columns.ts";
+import { foldText } from "../lib/text/fold.ts";
 
 const dir = await Deno.makeTempDir();
 const path = `${dir}/near.db`;
@@ -103,7 +104,17 @@ Deno.test("[near] cursor and offset pages equal a brute-force sort, on random po
 });
 
 /** Every active provider's primary and secondary locations: key, Location id, state. */
-function allLocations(): { key: number[]; id: string; state: string; lat: number; lon: number }[] {
+interface Place {
+  key: number[];
+  id: string;
+  state: string;
+  city: string;
+  zip: string;
+  lat: number;
+  lon: number;
+}
+
+function allLocations(): Place[] {
   const db = (store as unknown as { db: DatabaseSync }).db;
   const secondary = readLocationColumns(db)!;
   const npiOf = new Map<number, string>();
@@ -111,7 +122,7 @@ function allLocations(): { key: number[]; id: string; state: string; lat: number
     const { id, npi } = row as { id: number; npi: number };
     npiOf.set(id, String(npi));
   }
-  const out: { key: number[]; id: string; state: string; lat: number; lon: number }[] = [];
+  const out: Place[] = [];
   for (let id = 1; id <= index.size; id++) {
     if (!(index.flags[id]! & FLAG.active)) continue;
     const p = store.getProvidersById([id])[0]!.provider;
@@ -120,6 +131,8 @@ function allLocations(): { key: number[]; id: string; state: string; lat: number
       key: [id, 0],
       id: `${npiOf.get(id)}-0`,
       state: index.states[index.state[id]!]!,
+      city: foldText(p.practice_location.city ?? "").toUpperCase(),
+      zip: (p.practice_location.postal_code ?? "").slice(0, 5),
       lat: index.lat[id]!,
       lon: index.lon[id]!,
     });
@@ -131,6 +144,8 @@ function allLocations(): { key: number[]; id: string; state: string; lat: number
       key: [id, secondary.positions[k]!],
       id: `${npiOf.get(id)}-${secondary.positions[k]}`,
       state: secondary.states[secondary.state[k]!]!,
+      city: secondary.cities[secondary.city[k]!]!,
+      zip: secondary.zip5[k] ? String(secondary.zip5[k]! - 1).padStart(5, "0") : "",
       lat: secondary.lat[k]!,
       lon: secondary.lon[k]!,
     });
@@ -194,11 +209,25 @@ Deno.test("[near] FHIR Location searches: primary and secondary locations, in or
     assertEquals(got.ids, want.map((w) => w.id), `near ${lat},${lon} ${km} km`);
     got.distances.forEach((d, k) => assert(Math.abs(d - want[k]!.d) < 0.002));
   }
-  for (const state of ["CA", "TX", "NY"]) {
-    const want = locations.filter((l) => l.state === state).sort(byKey);
-    const got = await walkLocations(app, `/fhir/Location?address-state=${state}&_count=23`);
-    assertEquals(got.total, want.length);
-    assertEquals(got.ids, want.map((w) => w.id), state);
+  const secondaries = locations.filter((l) => !l.id.endsWith("-0"));
+  const some = secondaries[Math.floor(secondaries.length / 2)]!;
+  const cases: [string, (l: Place) => boolean][] = [
+    ["address-state=CA", (l) => l.state === "CA"],
+    ["address-state=TX,NY", (l) => l.state === "TX" || l.state === "NY"],
+    [`address-postalcode=${some.zip.slice(0, 3)}`, (l) => l.zip.startsWith(some.zip.slice(0, 3))],
+    [`address-postalcode=${some.zip}`, (l) => l.zip === some.zip],
+    [`address-city=${encodeURIComponent(some.city)}`, (l) => l.city === some.city],
+    [
+      `address=${encodeURIComponent(some.city.slice(0, 3))}`,
+      (l) => l.city.startsWith(some.city.slice(0, 3)) || l.state === some.city.slice(0, 3),
+    ],
+  ];
+  for (const [query, keep] of cases) {
+    const want = locations.filter(keep).sort(byKey);
+    assert(want.some((w) => !w.id.endsWith("-0")), `${query} finds secondary locations`);
+    const got = await walkLocations(app, `/fhir/Location?${query}&_count=23`);
+    assertEquals(got.total, want.length, query);
+    assertEquals(got.ids, want.map((w) => w.id), query);
   }
 });
 

@@ -17,6 +17,7 @@ import { FIELD } from "../index/fields.ts";
 import { MAX_DAY } from "../index/updated.ts";
 import { unionAll } from "../index/sorted.ts";
 import { distance } from "../geo/zip.ts";
+import { boundingBoxes } from "../search/geometry.ts";
 import type { AddressMatch, NameMatch, NearMatch, PostalMatch } from "../search/query.ts";
 import type { DaySet } from "./date_search.ts";
 
@@ -121,8 +122,7 @@ export function secondaryRows(
 ): SecondaryPage {
   const { columns: c, index } = source;
   const owners = ownerIds(source, filter);
-  const stateOk = filter.states ? new Set(filter.states) : null;
-  const cityOk = filter.cities ? new Set(filter.cities) : null;
+  const place = placeTest(c, filter);
   const wanted = filter.ids ? new Set(filter.ids) : null;
   let dayOk: Uint8Array | null = null;
   if (filter.updated) {
@@ -132,42 +132,25 @@ export function secondaryRows(
   const days = dayOk ? index.updated : null;
   const flags = index.flags;
   const near = filter.near;
-  const zipText = (k: number) => String(c.zip5[k]! - 1).padStart(5, "0");
-  const placeOk = (k: number): boolean => {
-    const state = c.states[c.state[k]!]!, city = c.cities[c.city[k]!]!;
-    if (stateOk && !stateOk.has(state)) return false;
-    if (cityOk && !cityOk.has(city)) return false;
-    if (filter.postal) {
-      const p = filter.postal, zip = c.zip5[k] ? zipText(k) : null;
-      const ok = (zip !== null && p.zip5.includes(zip)) ||
-        (c.zip9[k] !== 0 && p.exact.includes(String(c.zip9[k]! - 1).padStart(9, "0"))) ||
-        (zip !== null && p.prefixes.some((x) => zip.startsWith(x)));
-      if (!ok) return false;
-    }
-    if (filter.addresses) {
-      const zip = c.zip5[k] ? zipText(k) : null;
-      const ok = filter.addresses.some((a) =>
-        (a.city !== null && city !== "" && city.startsWith(a.city)) ||
-        (a.state !== null && state === a.state) ||
-        (a.zip !== null && zip !== null && zip.startsWith(a.zip))
-      );
-      if (!ok) return false;
-    }
-    return true;
-  };
+  const boxes = near ? boundingBoxes(near) : null;
   let total = 0;
   const found: { row: number; key: LocationKey }[] = [];
   for (let k = 0; k < c.ids.length; k++) {
     const id = c.ids[k]!;
+    if (boxes) {
+      const lat = c.lat[k]!, lon = c.lon[k]!;
+      if (
+        Number.isNaN(lat) ||
+        !boxes.some((b) => lat >= b.minLat && lat <= b.maxLat && lon >= b.minLon && lon <= b.maxLon)
+      ) continue;
+    }
     if ((flags[id]! & filter.mask) !== filter.value) continue;
     if (owners && !owners.has(id)) continue;
     if (dayOk && dayOk[days![id]!] !== 1) continue;
-    if (!placeOk(k)) continue;
+    if (place && !place(k)) continue;
     let key: LocationKey;
     if (near) {
-      const lat = c.lat[k]!, lon = c.lon[k]!;
-      if (Number.isNaN(lat)) continue;
-      const d = distance(near.lat, near.lon, lat, lon, near.unit);
+      const d = distance(near.lat, near.lon, c.lat[k]!, c.lon[k]!, near.unit);
       if (d > near.radius) continue;
       key = [d, id, c.positions[k]!];
     } else key = [id, c.positions[k]!];
@@ -182,6 +165,71 @@ export function secondaryRows(
   }
   const page = found.slice(0, limit);
   return { total, rows: page.map((f) => f.row), keys: page.map((f) => f.key) };
+}
+
+const cityMaps = new WeakMap<LocationColumns, Map<string, number>>();
+
+/** City name to dictionary number (built once). */
+function cityNumbers(c: LocationColumns): Map<string, number> {
+  let map = cityMaps.get(c);
+  if (!map) cityMaps.set(c, map = new Map(c.cities.map((name, k) => [name, k])));
+  return map;
+}
+
+/** Marks the dictionary entries `keep` accepts. */
+function marks(values: readonly string[], keep: (v: string) => boolean): Uint8Array {
+  return Uint8Array.from(values, (v) => (v !== "" && keep(v) ? 1 : 0));
+}
+
+/** ZIP ranges `[from, to)` of five-digit prefixes, as the `zip5` column's numbers (value + 1). */
+function zipRanges(prefixes: readonly string[]): [number, number][] {
+  return prefixes.map((p) => {
+    const scale = 10 ** (5 - p.length);
+    return [Number(p) * scale + 1, (Number(p) + 1) * scale + 1];
+  });
+}
+
+/**
+ * The test of a row's place (state, city, postal codes, `address`), on
+ * dictionary numbers and ZIP numbers; `null` when the filter has none.
+ */
+function placeTest(
+  c: LocationColumns,
+  filter: SecondaryFilter,
+): ((k: number) => boolean) | null {
+  const tests: ((k: number) => boolean)[] = [];
+  if (filter.states) {
+    const ok = marks(c.states, (s) => filter.states!.includes(s));
+    tests.push((k) => ok[c.state[k]!] === 1);
+  }
+  if (filter.cities) {
+    const wanted = new Set(filter.cities.map((s) => cityNumbers(c).get(s) ?? -1));
+    tests.push((k) => wanted.has(c.city[k]!));
+  }
+  const inRanges = (ranges: [number, number][], zip: number) =>
+    ranges.some(([from, to]) => zip >= from && zip < to);
+  if (filter.postal) {
+    const p = filter.postal;
+    const zip5 = new Set(p.zip5.map((z) => Number(z) + 1));
+    const zip9 = new Set(p.exact.map((z) => Number(z) + 1));
+    const ranges = zipRanges(p.prefixes);
+    tests.push((k) =>
+      zip5.has(c.zip5[k]!) || zip9.has(c.zip9[k]!) ||
+      (c.zip5[k] !== 0 && inRanges(ranges, c.zip5[k]!))
+    );
+  }
+  if (filter.addresses) {
+    const a = filter.addresses;
+    const cityOk = marks(c.cities, (s) => a.some((m) => m.city !== null && s.startsWith(m.city)));
+    const stateOk = marks(c.states, (s) => a.some((m) => m.state === s));
+    const ranges = zipRanges(a.flatMap((m) => (m.zip ? [m.zip] : [])));
+    tests.push((k) =>
+      cityOk[c.city[k]!] === 1 || stateOk[c.state[k]!] === 1 ||
+      (c.zip5[k] !== 0 && inRanges(ranges, c.zip5[k]!))
+    );
+  }
+  if (tests.length === 0) return null;
+  return (k) => tests.every((t) => t(k));
 }
 
 const npiCache = new WeakMap<LocationSource, Map<number, string>>();
