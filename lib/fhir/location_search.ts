@@ -13,7 +13,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { type LocationColumns, readLocationColumns } from "../store/location_columns.ts";
 import type { SearchIndex } from "../index/reader.ts";
-import { FIELD } from "../index/fields.ts";
+import { cellOf, cellsIn, FIELD } from "../index/fields.ts";
 import { MAX_DAY } from "../index/updated.ts";
 import { unionAll } from "../index/sorted.ts";
 import { distance } from "../geo/zip.ts";
@@ -135,7 +135,10 @@ export function secondaryRows(
   const boxes = near ? boundingBoxes(near) : null;
   let total = 0;
   const found: { row: number; key: LocationKey }[] = [];
-  for (let k = 0; k < c.ids.length; k++) {
+  const candidates = candidateRows(c, filter, boxes);
+  const count = candidates ? candidates.length : c.ids.length;
+  for (let i = 0; i < count; i++) {
+    const k = candidates ? candidates[i]! : i;
     const id = c.ids[k]!;
     if (boxes) {
       const lat = c.lat[k]!, lon = c.lon[k]!;
@@ -165,6 +168,68 @@ export function secondaryRows(
   }
   const page = found.slice(0, limit);
   return { total, rows: page.map((f) => f.row), keys: page.map((f) => f.key) };
+}
+
+/** Row numbers grouped by a small value: `rows[offsets[v]..offsets[v + 1])`, ascending. */
+interface Groups {
+  offsets: Uint32Array;
+  rows: Uint32Array;
+}
+
+function group(values: ArrayLike<number>, max: number): Groups {
+  const offsets = new Uint32Array(max + 2);
+  for (let k = 0; k < values.length; k++) offsets[values[k]! + 1]!++;
+  for (let v = 1; v < offsets.length; v++) offsets[v]! += offsets[v - 1]!;
+  const rows = new Uint32Array(values.length);
+  const next = offsets.slice(0, max + 1);
+  for (let k = 0; k < values.length; k++) rows[next[values[k]!]!++] = k;
+  return { offsets, rows };
+}
+
+const byCell = new WeakMap<LocationColumns, Groups>();
+const byState = new WeakMap<LocationColumns, Groups>();
+
+/** The rows of each 0.25° cell (the index's cells; value 0 for rows without a position). */
+function cellGroups(c: LocationColumns): Groups {
+  let groups = byCell.get(c);
+  if (!groups) {
+    const cells = new Uint32Array(c.ids.length);
+    for (let k = 0; k < cells.length; k++) {
+      if (!Number.isNaN(c.lat[k]!)) cells[k] = cellOf(c.lat[k]!, c.lon[k]!) + 1;
+    }
+    byCell.set(c, groups = group(cells, 720 * 1440));
+  }
+  return groups;
+}
+
+/**
+ * The rows worth testing, ascending: those in the cells of the `near`
+ * boxes, or of the wanted states; `null` for every row.
+ */
+function candidateRows(
+  c: LocationColumns,
+  filter: SecondaryFilter,
+  boxes: ReturnType<typeof boundingBoxes> | null,
+): Uint32Array | null {
+  let groups: Groups, values: number[];
+  if (boxes) {
+    groups = cellGroups(c);
+    values = [...new Set(boxes.flatMap((b) => cellsIn(b)))].map((cell) => cell + 1);
+  } else if (filter.states) {
+    groups = byState.get(c) ?? group(c.state, c.states.length);
+    byState.set(c, groups);
+    values = filter.states.map((s) => c.states.indexOf(s)).filter((v) => v > 0);
+  } else return null;
+  let n = 0;
+  for (const v of values) n += groups.offsets[v + 1]! - groups.offsets[v]!;
+  const out = new Uint32Array(n);
+  let at = 0;
+  for (const v of values) {
+    const part = groups.rows.subarray(groups.offsets[v]!, groups.offsets[v + 1]!);
+    out.set(part, at);
+    at += part.length;
+  }
+  return values.length > 1 ? out.sort() : out;
 }
 
 const cityMaps = new WeakMap<LocationColumns, Map<string, number>>();
