@@ -87,7 +87,7 @@ function fixtures(): Fixture[] {
       kind,
       updated: dateOf(k),
       state: STATES[k % STATES.length]!,
-      group: kind === "org" && k % 2 === 0,
+      group: kind === "org" && k % 5 < 2,
       parent: kind === "org" && k % 9 === 3 ? PARENT : null,
       active: k % 13 !== 7,
       endpoints: k % 4 === 1
@@ -509,4 +509,41 @@ Deno.test("[fhir-filters] every resource of the fixture validates, deactivated o
     assertEquals(location.status, "inactive");
     assertEquals(validate(location), [], `Location/${f.npi}-0`);
   }
+});
+
+Deno.test("[fhir-filters] Endpoint chains on the owning organization: name, type, partof, address", async () => {
+  const every = allEndpoints();
+  const owner = (e: { npi: string }) => ALL.find((f) => f.npi === e.npi)!;
+  const cases: [string, (e: (typeof every)[number]) => boolean][] = [
+    ["organization.type=prvgrp", (e) => owner(e).kind === "org" && owner(e).group],
+    ["organization.type=fac", (e) => owner(e).kind === "org" && !owner(e).group],
+    [`organization.partof=Organization/${PARENT}`, (e) => owner(e).parent === PARENT],
+    ["organization.name=clinic", (e) => owner(e).kind === "org" && owner(e).npi !== PARENT],
+    [`organization.name:exact=${encodeURIComponent(PARENT_NAME)}`, (e) => e.npi === PARENT],
+    ["organization.address=IL", (e) => owner(e).kind === "org" && owner(e).state === "IL"],
+    ["organization.address=springf", (e) => owner(e).kind === "org"],
+    ["organization.address=TX", () => false],
+    [
+      "organization.type=fac&connection-type=hl7-fhir-rest&status=active",
+      (e) =>
+        owner(e).kind === "org" && !owner(e).group && e.code === "hl7-fhir-rest" &&
+        e.status === "active",
+    ],
+    ["organization.type=payer", () => false],
+  ];
+  for (const [query, keep] of cases) {
+    const { ids } = await walk(`/fhir/Endpoint?${query}&_count=3`);
+    const want = every.filter(keep);
+    assert(/payer|TX/.test(query) || want.length > 0, `${query} has matches in the fixture`);
+    assertEquals(ids.slice().sort(), want.map((e) => e.id).sort(), query);
+  }
+  // A chain with an owner and an id narrows both.
+  const org = ALL.find((f) => f.kind === "org" && !f.group && f.endpoints.length >= 2)!;
+  const withOwner = await walk(
+    `/fhir/Endpoint?organization=${org.npi}&organization.type=fac&_count=1`,
+  );
+  assertEquals(withOwner.ids, org.endpoints.map((_, i) => `${org.npi}-${i}`));
+  const byId = await walk(`/fhir/Endpoint?_id=${org.npi}-1&organization.type=fac`);
+  assertEquals(byId.ids, [`${org.npi}-1`]);
+  assertEquals((await walk(`/fhir/Endpoint?_id=${org.npi}-1&organization.type=prvgrp`)).total, 0);
 });

@@ -19,7 +19,17 @@ import {
 import { FIELD, FLAG } from "../index/fields.ts";
 import { dayNumber } from "../index/updated.ts";
 import { inDays } from "./date_search.ts";
-import { endpointMatches, endpointRows, endpointSource } from "./endpoint_search.ts";
+import {
+  type EndpointFilter,
+  endpointMatches,
+  endpointRows,
+  endpointSource,
+  hasChains,
+  idsOfNpis,
+  ownerBits,
+  type OwnerChains,
+} from "./endpoint_search.ts";
+import { extraFilterList } from "../search/extra_filters.ts";
 import {
   keyAfter,
   type LocationKey,
@@ -362,26 +372,60 @@ export async function searchResources(
     }
     return all;
   };
-  const owned = params.has("_id") || params.has("organization");
+  const q = search.query;
+  const chains: OwnerChains = {
+    names: q.organizationNames,
+    orgTypes: q.orgTypes,
+    parentKeys: search.type === "Endpoint" && q.partOf ? parentKeys(store, q.partOf) : null,
+    addresses: q.addresses,
+  };
+  const chained = search.type === "Endpoint" && hasChains(chains);
+  const owned = (params.has("_id") || params.has("organization")) && !chained;
   const source = search.type === "Endpoint" && !owned ? endpointSource(store) : null;
   if (search.type === "Endpoint" && !owned && !source) {
     throw new ValidationError([{
-      parameter: "organization",
+      parameter: chained ? "organization" : "_id",
       message:
         "this database has no endpoint columns (built before schema 7): Endpoint searches need " +
-        "'organization' or '_id'",
+        "'organization' or '_id', without chains",
     }]);
   }
   if (source) {
     // Endpoints of any owner, from the endpoint columns: the page's rows, then their owners.
-    const q = search.query;
-    const page = q.none ? { total: 0, rows: [] } : endpointRows(
+    const none = q.none || chains.parentKeys?.length === 0;
+    const filter: EndpointFilter = {
+      connectionTypes: q.connectionTypes,
+      statuses: q.statuses,
+      updated: q.updated,
+      organizationsOnly: chained || params.has("organization"),
+    };
+    if (chained) {
+      const withoutGroupCodes = () =>
+        extraFilterList({
+          kind: "without_codes",
+          codes: [...GROUP_CODES],
+          mask: FLAG.organization,
+          value: FLAG.organization,
+        }, source).ids;
+      filter.owners = ownerBits(source.index, chains, withoutGroupCodes, [...GROUP_CODES]);
+    }
+    if (q.npis) {
+      // `organization` or `_id`: only these owners (and rows).
+      const ids = idsOfNpis(source, q.npis);
+      const named = new Uint32Array((source.index.size + 1 >>> 5) + 1);
+      for (const id of ids.values()) named[id >>> 5]! |= 1 << (id & 31);
+      if (filter.owners) { for (let w = 0; w < named.length; w++) named[w]! &= filter.owners[w]!; }
+      filter.owners = named;
+      if (q.ids) {
+        filter.rowKeys = new Set(q.ids.flatMap((rid) => {
+          const id = ids.get(rid.slice(0, 10));
+          return id === undefined ? [] : [`${id}-${Number(rid.slice(11))}`];
+        }));
+      }
+    }
+    const page = none ? { total: 0, rows: [] } : endpointRows(
       source,
-      {
-        connectionTypes: q.connectionTypes,
-        statuses: q.statuses,
-        updated: q.updated,
-      },
+      filter,
       cursor?.after[0] ?? -1,
       search.count,
     );

@@ -12,9 +12,11 @@
 import type { DatabaseSync } from "node:sqlite";
 import { type EndpointColumns, readEndpointColumns } from "../store/endpoint_columns.ts";
 import type { SearchIndex } from "../index/reader.ts";
-import { FLAG } from "../index/fields.ts";
+import { FIELD, FLAG } from "../index/fields.ts";
 import { MAX_DAY } from "../index/updated.ts";
 import type { DaySet } from "./date_search.ts";
+import type { AddressMatch, NameMatch } from "../search/query.ts";
+import { intersectAll, unionAll } from "../index/sorted.ts";
 import { connectionType, type Resource } from "./resources.ts";
 
 /** A token of `connection-type`: an optional system and a code. */
@@ -29,12 +31,95 @@ export interface EndpointFilter {
   /** `active` (owner's NPI in use) or `off` (deactivated); `null` for either. */
   statuses: ("active" | "off")[] | null;
   updated: DaySet | null;
+  /** The owners allowed, as a bitmap over provider ids (bit `id`); `null` for any. */
+  owners?: Uint32Array | null;
+  /** The rows allowed, as `{owner id}-{position}` (`_id`); `null` for any. */
+  rowKeys?: Set<string> | null;
+  /** Only endpoints of organizations (a chained or `organization` filter). */
+  organizationsOnly?: boolean;
+}
+
+/** The chained owner filters of an Endpoint search (`organization.name`, `.type`, …). */
+export interface OwnerChains {
+  names: NameMatch[] | null;
+  /** Plan-Net organization types asked for; `null` for any. */
+  orgTypes: ("prvgrp" | "fac")[] | null;
+  /** Parent name keys `organization.partof` resolved to; `null` for no filter. */
+  parentKeys: string[] | null;
+  addresses: AddressMatch[] | null;
+}
+
+/**
+ * The organizations meeting every chained filter, as a bitmap over
+ * provider ids, from the index's lists (the lists the engine reads for the
+ * same Organization parameters); `extra` gives the list of `fac`
+ * organizations.
+ */
+export function ownerBits(
+  index: SearchIndex,
+  chains: OwnerChains,
+  withoutGroupCodes: () => Uint32Array,
+  groupCodes: readonly string[],
+): Uint32Array {
+  const universe = index.size + 1;
+  const lists: Uint32Array[] = [];
+  if (chains.names) {
+    lists.push(unionAll(
+      chains.names.map((m) =>
+        m.prefix ? index.prefix(FIELD.orgKey, m.key) : index.list(FIELD.orgKey, m.key)
+      ),
+      universe,
+    ));
+  }
+  if (chains.orgTypes?.length === 1) {
+    lists.push(
+      chains.orgTypes[0] === "prvgrp"
+        ? unionAll(groupCodes.map((c) => index.list(FIELD.anyCode, c)), universe)
+        : withoutGroupCodes(),
+    );
+  }
+  if (chains.parentKeys) {
+    lists.push(unionAll(chains.parentKeys.map((k) => index.list(FIELD.parentKey, k)), universe));
+  }
+  if (chains.addresses) {
+    const parts: Uint32Array[] = [];
+    for (const a of chains.addresses) {
+      if (a.city) parts.push(index.prefix(FIELD.city, a.city));
+      if (a.state) parts.push(index.list(FIELD.state, a.state));
+      if (a.zip) parts.push(index.prefix(FIELD.zip5, a.zip));
+    }
+    lists.push(unionAll(parts, universe));
+  }
+  const bits = new Uint32Array((universe >>> 5) + 1);
+  if (lists.length === 0) return bits.fill(0xffffffff);
+  for (const id of intersectAll(lists)) bits[id >>> 5]! |= 1 << (id & 31);
+  return bits;
+}
+
+/**
+ * Provider ids by NPI (`provider_npi`), for owners named by `organization`
+ * or `_id`; NPIs without a record are left out.
+ */
+export function idsOfNpis(source: EndpointSource, npis: readonly string[]): Map<string, number> {
+  const lookup = source.db.prepare("SELECT id FROM provider_npi WHERE npi = ?");
+  const out = new Map<string, number>();
+  for (const npi of npis) {
+    const row = lookup.get(Number(npi)) as { id: number } | undefined;
+    if (row) out.set(npi, row.id);
+  }
+  return out;
+}
+
+/** Whether any chained owner filter is set. */
+export function hasChains(chains: OwnerChains): boolean {
+  return Boolean(chains.names || chains.orgTypes || chains.parentKeys || chains.addresses);
 }
 
 /** What an unowned search reads: the endpoint columns and the index's flag and day columns. */
 export interface EndpointSource {
   columns: EndpointColumns;
   index: SearchIndex;
+  db: DatabaseSync;
 }
 
 const sources = new WeakMap<object, EndpointSource | null>();
@@ -49,7 +134,7 @@ export function endpointSource(store: object): EndpointSource | null {
   let source: EndpointSource | null = null;
   if (sqlite.db && "index" in sqlite) {
     const columns = readEndpointColumns(sqlite.db);
-    if (columns) source = { columns, index: sqlite.index! };
+    if (columns) source = { columns, index: sqlite.index!, db: sqlite.db };
   }
   sources.set(store, source);
   return source;
@@ -110,12 +195,16 @@ export function endpointRows(
   }
   const days = dayOk ? index.updated : null;
   const flags = index.flags;
-  const { ids, types } = columns;
+  const { ids, types, positions } = columns;
+  const owners = filter.owners ?? null, rowKeys = filter.rowKeys ?? null;
   let total = 0;
   const rows: number[] = [];
   for (let r = 0; r < ids.length; r++) {
     if (typeOk[types[r]!] !== 1) continue;
     const id = ids[r]!;
+    if (owners && (owners[id >>> 5]! & (1 << (id & 31))) === 0) continue;
+    if (filter.organizationsOnly && (flags[id]! & FLAG.organization) === 0) continue;
+    if (rowKeys && !rowKeys.has(`${id}-${positions[r]}`)) continue;
     const active = (flags[id]! & FLAG.active) !== 0;
     if (active ? !wantActive : !wantOff) continue;
     if (dayOk && dayOk[days![id]!] !== 1) continue;

@@ -497,6 +497,43 @@ const lastUpdatedParam: SearchParamSpec = {
 /** Plan-Net organization type codes the directory assigns (see `resources.ts`). */
 const ORG_TYPES = ["prvgrp", "fac"] as const;
 
+/** Organization `type` (or a chain to it): `whose` names the organization. */
+const orgTypeParam = (name: string, whose: string): SearchParamSpec => ({
+  name,
+  type: "token",
+  definition: `${PN}/organization-type`,
+  documentation:
+    `Plan-Net type of the ${whose} ('${ORG_TYPE_SYSTEM}|prvgrp' or 'prvgrp'): 'prvgrp' organizations ` +
+    `with a group practice taxonomy (${[...GROUP_CODES].join(", ")}), 'fac' every other ` +
+    "organization. Other codes and systems match nothing. A comma list is OR.",
+  apply(q, values) {
+    const types = new Set<"prvgrp" | "fac">();
+    for (const raw of values) {
+      const bar = raw.indexOf("|");
+      const system = bar === -1 ? null : raw.slice(0, bar);
+      const code = bar === -1 ? raw : raw.slice(bar + 1);
+      if (code === "") throw new FhirParamIssue(`'${raw.slice(0, 60)}' has no code`);
+      if (system !== null && system !== "" && system !== ORG_TYPE_SYSTEM) continue;
+      if ((ORG_TYPES as readonly string[]).includes(code)) types.add(code as "prvgrp" | "fac");
+    }
+    if (types.size === 0) q.none = true;
+    else q.orgTypes = [...types].sort();
+  },
+});
+
+/** Organization `partof` (or a chain to it): `what` says what it finds. */
+const partofParam = (name: string, what: string): SearchParamSpec => ({
+  name,
+  type: "reference",
+  definition: `${PN}/organization-partof`,
+  documentation:
+    `'Organization/{npi}': ${what} (subparts whose NPPES parent name is its legal name, when it ` +
+    "is the one organization of that name). A comma list is OR.",
+  apply(q, values) {
+    q.partOf = [...new Set(referenceNpis("Organization", values))];
+  },
+});
+
 /** The search parameters of each resource type (besides `_id`, `_count`, `_include`, `_revinclude`). */
 export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSpec[]>> = withAll([
   lastUpdatedParam,
@@ -596,40 +633,8 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
       documentation: "'Endpoint/{npi}-{n}': the organization with that endpoint.",
       apply: (q, values) => applyNpis(q, referenceNpis("Endpoint", values)),
     },
-    {
-      name: "type",
-      type: "token",
-      definition: `${PN}/organization-type`,
-      documentation:
-        `Plan-Net organization type ('${ORG_TYPE_SYSTEM}|prvgrp' or 'prvgrp'): 'prvgrp' organizations ` +
-        `with a group practice taxonomy (${[...GROUP_CODES].join(", ")}), 'fac' every other ` +
-        "organization. Other codes and systems match nothing. A comma list is OR.",
-      apply(q, values) {
-        const types = new Set<"prvgrp" | "fac">();
-        for (const raw of values) {
-          const bar = raw.indexOf("|");
-          const system = bar === -1 ? null : raw.slice(0, bar);
-          const code = bar === -1 ? raw : raw.slice(bar + 1);
-          if (code === "") throw new FhirParamIssue(`'${raw.slice(0, 60)}' has no code`);
-          if (system !== null && system !== "" && system !== ORG_TYPE_SYSTEM) continue;
-          if ((ORG_TYPES as readonly string[]).includes(code)) types.add(code as "prvgrp" | "fac");
-        }
-        if (types.size === 0) q.none = true;
-        else q.orgTypes = [...types].sort();
-      },
-    },
-    {
-      name: "partof",
-      type: "reference",
-      definition: `${PN}/organization-partof`,
-      documentation:
-        "'Organization/{npi}': the organization's subparts, those whose partOf names it (subparts " +
-        "whose NPPES parent name is its legal name, when it is the one organization of that name). " +
-        "A comma list is OR.",
-      apply(q, values) {
-        q.partOf = [...new Set(referenceNpis("Organization", values))];
-      },
-    },
+    orgTypeParam("type", "organization"),
+    partofParam("partof", "the organization's subparts, those whose partOf names it"),
   ],
   Location: [
     ...addressParams(
@@ -670,6 +675,21 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
       definition: `${PN}/endpoint-organization`,
       documentation: "'Organization/{npi}': the organization's endpoints; a comma list is OR.",
       apply: (q, values) => applyNpis(q, referenceNpis("Organization", values)),
+    },
+    nameParam(
+      "organization.name",
+      `${PN}/organization-name`,
+      "The owning organization's legal or other name",
+      (q, m) => (q.organizationNames = m),
+    ),
+    orgTypeParam("organization.type", "owning organization"),
+    partofParam("organization.partof", "endpoints of the organization's subparts"),
+    {
+      ...addressParams(
+        "organization.",
+        `${R4}/Organization`,
+        "the owning organization's " + PRIMARY,
+      )[0]!,
     },
     {
       name: "connection-type",
