@@ -222,10 +222,19 @@ Deno.test("[near] FHIR Location searches: primary and secondary locations, in or
       (l) => l.city.startsWith(some.city.slice(0, 3)) || l.state === some.city.slice(0, 3),
     ],
   ];
+  // Every location (no filter), and an organization's (by owner).
+  const orgOwner = locations.find((l) =>
+    !l.id.endsWith("-0") && store.getProvider(l.id.slice(0, 10))?.entity_type === "organization"
+  )!;
+  cases.push(["", () => true]);
+  cases.push([
+    `organization=Organization/${orgOwner.id.slice(0, 10)}`,
+    (l) => l.id.startsWith(orgOwner.id.slice(0, 10)),
+  ]);
   for (const [query, keep] of cases) {
     const want = locations.filter(keep).sort(byKey);
     assert(want.some((w) => !w.id.endsWith("-0")), `${query} finds secondary locations`);
-    const got = await walkLocations(app, `/fhir/Location?${query}&_count=23`);
+    const got = await walkLocations(app, `/fhir/Location?${query}${query ? "&" : ""}_count=23`);
     assertEquals(got.total, want.length, query);
     assertEquals(got.ids, want.map((w) => w.id), query);
   }

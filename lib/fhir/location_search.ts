@@ -121,6 +121,10 @@ export function secondaryRows(
   limit: number,
 ): SecondaryPage {
   const { columns: c, index } = source;
+  if (
+    !filter.states && !filter.cities && !filter.postal && !filter.addresses && !filter.near &&
+    !filter.npis && !filter.ids && !filter.organizationNames && !filter.updated
+  ) return everyRow(source, filter.mask, filter.value, after, limit);
   const owners = ownerIds(source, filter);
   const place = placeTest(c, filter);
   const wanted = filter.ids ? new Set(filter.ids) : null;
@@ -135,7 +139,7 @@ export function secondaryRows(
   const boxes = near ? boundingBoxes(near) : null;
   let total = 0;
   const found: { row: number; key: LocationKey }[] = [];
-  const candidates = candidateRows(c, filter, boxes);
+  const candidates = candidateRows(c, filter, boxes, owners);
   const count = candidates ? candidates.length : c.ids.length;
   for (let i = 0; i < count; i++) {
     const k = candidates ? candidates[i]! : i;
@@ -170,6 +174,43 @@ export function secondaryRows(
   return { total, rows: page.map((f) => f.row), keys: page.map((f) => f.key) };
 }
 
+const rowCounts = new WeakMap<LocationSource, Map<number, number>>();
+
+/**
+ * A search with no filter but the owners' flags: the total counted once per
+ * flag test, the page from the first row after the key.
+ */
+function everyRow(
+  source: LocationSource,
+  mask: number,
+  value: number,
+  after: LocationKey | null,
+  limit: number,
+): SecondaryPage {
+  const { ids, positions } = source.columns;
+  const flags = source.index.flags;
+  let counts = rowCounts.get(source);
+  if (!counts) rowCounts.set(source, counts = new Map());
+  let total = counts.get(mask * 256 + value);
+  if (total === undefined) {
+    total = 0;
+    for (let k = 0; k < ids.length; k++) if ((flags[ids[k]!]! & mask) === value) total++;
+    counts.set(mask * 256 + value, total);
+  }
+  let k = 0;
+  if (after) {
+    k = firstRowOf(ids, after[0]!);
+    while (k < ids.length && ids[k] === after[0] && positions[k]! <= after[1]!) k++;
+  }
+  const rows: number[] = [], keys: LocationKey[] = [];
+  for (; k < ids.length && rows.length < limit; k++) {
+    if ((flags[ids[k]!]! & mask) !== value) continue;
+    rows.push(k);
+    keys.push([ids[k]!, positions[k]!]);
+  }
+  return { total, rows, keys };
+}
+
 /** Row numbers grouped by a small value: `rows[offsets[v]..offsets[v + 1])`, ascending. */
 interface Groups {
   offsets: Uint32Array;
@@ -188,6 +229,21 @@ function group(values: ArrayLike<number>, max: number): Groups {
 
 const byCell = new WeakMap<LocationColumns, Groups>();
 const byState = new WeakMap<LocationColumns, Groups>();
+const byCity = new WeakMap<LocationColumns, Groups>();
+
+/** Owners looked up by range (binary search) while there are at most this many. */
+const MAX_OWNER_RANGES = 5_000;
+
+/** The first row of owner `id` (or where it would be) in the sorted owner column. */
+function firstRowOf(ids: Uint32Array, id: number): number {
+  let lo = 0, hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /** The rows of each 0.25° cell (the index's cells; value 0 for rows without a position). */
 function cellGroups(c: LocationColumns): Groups {
@@ -210,11 +266,23 @@ function candidateRows(
   c: LocationColumns,
   filter: SecondaryFilter,
   boxes: ReturnType<typeof boundingBoxes> | null,
+  owners: Set<number> | null,
 ): Uint32Array | null {
   let groups: Groups, values: number[];
   if (boxes) {
     groups = cellGroups(c);
     values = [...new Set(boxes.flatMap((b) => cellsIn(b)))].map((cell) => cell + 1);
+  } else if (owners && owners.size <= MAX_OWNER_RANGES) {
+    // Rows are in owner order: each owner's rows are one range.
+    const out: number[] = [];
+    for (const id of [...owners].sort((a, b) => a - b)) {
+      for (let k = firstRowOf(c.ids, id); k < c.ids.length && c.ids[k] === id; k++) out.push(k);
+    }
+    return Uint32Array.from(out);
+  } else if (filter.cities) {
+    groups = byCity.get(c) ?? group(c.city, c.cities.length);
+    byCity.set(c, groups);
+    values = filter.cities.map((s) => cityNumbers(c).get(s) ?? 0).filter((v) => v > 0);
   } else if (filter.states) {
     groups = byState.get(c) ?? group(c.state, c.states.length);
     byState.set(c, groups);
