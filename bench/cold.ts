@@ -29,6 +29,9 @@ export const COLD_CLASSES = [
   "fhir_location_near",
   "fhir_role_specialty_state",
   "fhir_read",
+  "fhir_last_updated",
+  "fhir_near_radius",
+  "fhir_org_endpoint",
 ] as const;
 
 /** A cold class. */
@@ -268,7 +271,64 @@ function* candidates(
       case "fhir_read":
         yield `/fhir/Practitioner/${p.npi}`;
         break;
+      case "fhir_last_updated":
+        yield lastUpdatedPath(p, rng);
+        break;
+      case "fhir_near_radius": {
+        // Radii from a block to a metro area, in km or miles, some pages deep.
+        const zip = lookupZip(rng.pick(withZip).zip!);
+        const radius = rng.pick([1, 2, 5, 10, 20, 40]);
+        const unit = rng.pick(["km", "mi"]);
+        if (zip) {
+          yield `/fhir/Location?near=${zip.lat}|${zip.lon}|${radius}|${unit}` +
+            `&_count=${rng.pick([10, 20, 50])}`;
+        }
+        break;
+      }
+      case "fhir_org_endpoint": {
+        // Organization types and Endpoint listings, with a date or a state.
+        const year = 2008 + rng.int(19);
+        const forms = [
+          `/fhir/Organization?type=${rng.pick(["prvgrp", "fac"])}&address-state=${p.state ?? "NY"}`,
+          `/fhir/Organization?type=prvgrp&_lastUpdated=ge${year}-${pad(1 + rng.int(12))}`,
+          `/fhir/Endpoint?connection-type=${
+            rng.pick(["hl7-fhir-rest", "direct-project", "SOAP"])
+          }&_lastUpdated=ge${year}-${pad(1 + rng.int(12))}-${pad(1 + rng.int(28))}`,
+        ];
+        yield rng.pick(forms);
+        break;
+      }
     }
+  }
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, "0");
+}
+
+/**
+ * A `_lastUpdated` search as a directory sync or an audit makes it: what
+ * changed since a day (mostly recent), in a month, in a year range within a
+ * state, or for a surname.
+ */
+function lastUpdatedPath(p: HarvestedProvider, rng: Rng): string {
+  const year = 2007 + rng.int(20);
+  const day = `${year}-${pad(1 + rng.int(12))}-${pad(1 + rng.int(28))}`;
+  const type = rng.pick(["Practitioner", "Organization", "PractitionerRole", "Location"]);
+  switch (rng.int(5)) {
+    case 0:
+      return `/fhir/${type}?_lastUpdated=ge${2024 + rng.int(3)}-${pad(1 + rng.int(12))}-${
+        pad(1 + rng.int(28))
+      }`;
+    case 1:
+      return `/fhir/${type}?_lastUpdated=${year}-${pad(1 + rng.int(12))}`;
+    case 2:
+      return `/fhir/Practitioner?address-state=${p.state ?? "NY"}&_lastUpdated=ge${year}` +
+        `&_lastUpdated=lt${year + 1 + rng.int(4)}`;
+    case 3:
+      return `/fhir/Practitioner?family=${enc(p.last!)}&_lastUpdated=gt${day}`;
+    default:
+      return `/fhir/${type}?_lastUpdated=${rng.pick(["lt", "le", "sa", "eb"])}${day}`;
   }
 }
 

@@ -87,7 +87,8 @@ export function fhirRoutes(dataset: Dataset): Route[] {
     summary: "FHIR search",
     description:
       "Search Practitioner, PractitionerRole, Organization, Location or Endpoint with FHIR " +
-      "search parameters (`family`, `specialty`, `near`, `_include`…); a searchset Bundle with an exact " +
+      "search parameters (`family`, `specialty`, `near`, `_lastUpdated` on every type, Organization " +
+      "`type` and `partof`, Endpoint `connection-type` and `status`, `_include`…); a searchset Bundle with an exact " +
       `\`total\` and a \`next\` link while results remain. ${SEE_METADATA} Unknown parameters are a 400.`,
     tags: ["fhir"],
     pathParams: { type: TYPE_PARAM },

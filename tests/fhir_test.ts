@@ -386,7 +386,16 @@ Deno.test("[fhir] _include and _revinclude: a practitioner with roles and locati
     records,
     `/fhir/Location?_id=${NPI.enkeshafi}-1,${NPI.enkeshafi}-0&address-state=MD`,
   );
-  assertEquals(filtered.entry!.map((e) => e.resource.id), [`${NPI.enkeshafi}-0`]);
+  // Searches cover secondary practice locations too.
+  assertEquals(filtered.entry!.map((e) => e.resource.id), [
+    `${NPI.enkeshafi}-0`,
+    `${NPI.enkeshafi}-1`,
+  ]);
+  const rockville = await fhir<Bundle>(records, "/fhir/Location?address-city=rockville");
+  assertEquals(rockville.entry!.map((e) => e.resource.id), [`${NPI.enkeshafi}-1`]);
+  const both = await fhir<Bundle>(records, "/fhir/Location?address-state=MD&_count=1");
+  assertEquals(both.total, 2);
+  assertEquals(both.entry!.map((e) => e.resource.id), [`${NPI.enkeshafi}-0`]);
 });
 
 Deno.test("[fhir] Practitioner names: prefix, :exact, family or given, active", async () => {
@@ -591,7 +600,7 @@ Deno.test("[fhir] bad searches: one 400 OperationOutcome issue per bad parameter
     ["/fhir/Location?near=40|-74|10|parsec", /unit 'parsec' is not supported/],
     ["/fhir/Location?near=40|-74|900|km", /at most 500 km/],
     ["/fhir/Location?address-state=XX", /not a USPS state code/],
-    ["/fhir/Endpoint", /need 'organization' or '_id'/],
+    ["/fhir/Endpoint?status=retired", /'retired' is not active, suspended/],
     ["/fhir/Practitioner?_format=xml", /only JSON/],
     ["/fhir/Practitioner?_id=", /has no value/],
     ["/fhir/Endpoint?_id=abc", /'abc' is not an Endpoint id: Endpoint ids are \{npi\}-\{n\}/],

@@ -14,12 +14,15 @@ const RESOURCE_DOCS: Readonly<Record<string, string>> = {
   PractitionerRole:
     "One per practitioner: every NUCC specialty (primary first) at every practice location. Id: the NPI.",
   Organization:
-    "Every type 2 NPI. partOf names the parent of a subpart when exactly one organization has the parent's legal name. Id: the NPI.",
+    "Every type 2 NPI. partOf names the parent of a subpart when exactly one organization has the parent's legal name " +
+    "(search: partof). type: Plan-Net prvgrp (a group practice taxonomy) or fac. Id: the NPI.",
   Location:
     "Practice locations, positioned at their ZIP centroid. Id: {npi}-{n}, n = 0 the primary, 1… secondary. " +
-    "Searches cover primary practice locations of NPIs in use; every location is readable, found by " +
-    "_id alone, and includable.",
-  Endpoint: "NPPES endpoint file rows. Id: {npi}-{n}. Searches need 'organization' or '_id'.",
+    "Searches cover the primary and secondary practice locations of NPIs in use; every location is readable, " +
+    "found by _id alone, and includable.",
+  Endpoint:
+    "NPPES endpoint file rows. Id: {npi}-{n}. Searches without 'organization' or '_id' list every endpoint " +
+    "row in the owners' name order (connection-type, status, _lastUpdated filter it).",
 };
 
 /**
@@ -84,7 +87,8 @@ export function capabilityStatement(options: {
       "Endpoint resources. Resources claim the Da Vinci PDex Plan-Net 1.2.0 profiles in meta.profile when they " +
       "meet them. Read-only, no authentication. Searches: a comma is OR, parameters are AND, an unknown " +
       `parameter is a 400 OperationOutcome; _count defaults to ${DEFAULT_COUNT} (more than ${MAX_COUNT} is served as ${MAX_COUNT}); ` +
-      "total is exact; follow the 'next' link to walk a result set to its end.",
+      "total is exact; follow the 'next' link to walk a result set to its end. _lastUpdated (every type) is the " +
+      "NPPES last update date at midnight UTC, meta.lastUpdated of every resource.",
     kind: "instance",
     software: { name: "provider-search-api", version: options.version },
     implementation: { description: "NPPES provider directory", url: options.base },

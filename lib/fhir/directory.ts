@@ -10,7 +10,33 @@ import { HttpError, NotFoundError, ValidationError } from "../http/errors.ts";
 import type { SearchableStore } from "../search/searcher.ts";
 import { ReleaseChangedError } from "../search/params.ts";
 import type { SearchPool } from "../search/pool.ts";
-import { type CursorPosition, type SearchQuery, searchQuery } from "../search/query.ts";
+import {
+  type CursorPosition,
+  type ExtraFilter,
+  type SearchQuery,
+  searchQuery,
+} from "../search/query.ts";
+import { FIELD, FLAG } from "../index/fields.ts";
+import { dayNumber } from "../index/updated.ts";
+import { inDays } from "./date_search.ts";
+import {
+  type EndpointFilter,
+  endpointMatches,
+  endpointRows,
+  endpointSource,
+  hasChains,
+  idsOfNpis,
+  ownerBits,
+  type OwnerChains,
+} from "./endpoint_search.ts";
+import { extraFilterList } from "../search/extra_filters.ts";
+import {
+  keyAfter,
+  type LocationKey,
+  type LocationSource,
+  locationSource,
+  secondaryRows,
+} from "./location_search.ts";
 import type { SearchHit, SearchPage } from "../search/engine.ts";
 import {
   CursorError,
@@ -34,6 +60,7 @@ import {
   parseSearch,
 } from "./search_params.ts";
 import {
+  GROUP_CODES,
   type ProviderResources,
   providerResources,
   type RenderContext,
@@ -180,14 +207,54 @@ export interface SearchRequest {
   watch: Watch;
 }
 
-/** Turns a parsed search into the engine's query; `null` when it matches nothing. */
+/**
+ * The parent name keys of the organizations `partof` names: an
+ * organization's subparts are found by the parent name they give, which
+ * must be its legal name, and it must be the one organization that name
+ * finds (as `partOf` is rendered); organizations that are no parent give
+ * none.
+ */
+function parentKeys(store: SearchableStore, npis: readonly string[]): string[] {
+  const keys: string[] = [];
+  for (const npi of npis) {
+    const p = store.getProvider(npi);
+    const key = nameKey(p?.organization?.name ?? "");
+    if (!p || p.entity_type !== "organization" || p.organization?.subpart || !key) continue;
+    if (findParent(store, key) === npi) keys.push(key);
+  }
+  return keys;
+}
+
+/** The index filters of the FHIR parameters the native query has no field for. */
+function extraFilters(search: ParsedSearch, parents: string[] | null): ExtraFilter[] {
+  const q = search.query;
+  const out: ExtraFilter[] = [];
+  if (q.updated) out.push({ kind: "updated", days: q.updated });
+  if (parents) out.push({ kind: "terms", field: FIELD.parentKey, terms: parents });
+  if (q.orgTypes?.length === 1 && q.orgTypes[0] === "fac") {
+    out.push({
+      kind: "without_codes",
+      codes: [...GROUP_CODES],
+      mask: FLAG.organization,
+      value: FLAG.organization,
+    });
+  }
+  return out;
+}
+
+/**
+ * Turns a parsed search into the engine's query; `null` when it matches
+ * nothing. `parents` are the name keys `partof` resolved to
+ * ({@linkcode parentKeys}).
+ */
 export function toEngineQuery(
   search: ParsedSearch,
   specialties: SpecialtyIndex,
   cursor: CursorPosition | null,
+  parents: string[] | null = null,
 ): SearchQuery | null {
   const q = search.query;
-  if (q.none) return null;
+  if (q.none || parents?.length === 0) return null;
   let specialtyCodes: string[] | null = null;
   if (q.specialtyWords) {
     const codes = new Set<string>();
@@ -209,7 +276,7 @@ export function toEngineQuery(
   const type = search.type;
   let npis = q.npis;
   if (type === "Location" && q.ids) {
-    // With other filters, a Location search finds primary locations ({npi}-0) only.
+    // With other filters, the engine finds primary locations ({npi}-0) only.
     const primary = new Set(q.ids.filter((id) => id.endsWith("-0")).map((id) => id.slice(0, 10)));
     npis = (npis ?? []).filter((n) => primary.has(n));
     if (npis.length === 0) return null;
@@ -222,7 +289,8 @@ export function toEngineQuery(
     : organizationOnly
     ? 2
     : null;
-  // Location searches cover the primary locations of NPIs in use (see docs/fhir.md).
+  // Location searches cover the locations of NPIs in use (see docs/fhir.md); the engine finds the
+  // primary ones, `location_search.ts` the secondary ones.
   const includeDeactivated = type === "Location" ? false : q.active !== true;
   return searchQuery({
     npis: npis ? npis.map(Number) : null,
@@ -231,7 +299,10 @@ export function toEngineQuery(
     organizationNames: q.organizationNames,
     anyNames: q.anyNames,
     entity,
-    taxonomyCodes: q.taxonomyCodes,
+    // `type=prvgrp`: a group practice code (`fac` is the extra filter without them).
+    taxonomyCodes: q.orgTypes?.length === 1 && q.orgTypes[0] === "prvgrp"
+      ? [...GROUP_CODES]
+      : q.taxonomyCodes,
     specialtyCodes,
     cities: q.cities,
     states: q.states,
@@ -246,6 +317,7 @@ export function toEngineQuery(
     sort: q.near ? "distance" : "name",
     limit: Math.max(1, search.count),
     cursor,
+    extraFilters: extraFilters(search, parents),
   });
 }
 
@@ -300,26 +372,114 @@ export async function searchResources(
     }
     return all;
   };
-  if (search.type === "Endpoint" || (search.type === "Location" && onlyIds(params))) {
+  const q = search.query;
+  const chains: OwnerChains = {
+    names: q.organizationNames,
+    orgTypes: q.orgTypes,
+    parentKeys: search.type === "Endpoint" && q.partOf ? parentKeys(store, q.partOf) : null,
+    addresses: q.addresses,
+  };
+  const chained = search.type === "Endpoint" && hasChains(chains);
+  const owned = (params.has("_id") || params.has("organization")) && !chained;
+  const source = search.type === "Endpoint" && !owned ? endpointSource(store) : null;
+  if (search.type === "Endpoint" && !owned && !source) {
+    throw new ValidationError([{
+      parameter: chained ? "organization" : "_id",
+      message:
+        "this database has no endpoint columns (built before schema 7): Endpoint searches need " +
+        "'organization' or '_id', without chains",
+    }]);
+  }
+  if (source) {
+    // Endpoints of any owner, from the endpoint columns: the page's rows, then their owners.
+    const none = q.none || chains.parentKeys?.length === 0;
+    const filter: EndpointFilter = {
+      connectionTypes: q.connectionTypes,
+      statuses: q.statuses,
+      updated: q.updated,
+      organizationsOnly: chained || params.has("organization"),
+    };
+    if (chained) {
+      const withoutGroupCodes = () =>
+        extraFilterList({
+          kind: "without_codes",
+          codes: [...GROUP_CODES],
+          mask: FLAG.organization,
+          value: FLAG.organization,
+        }, source).ids;
+      filter.owners = ownerBits(source.index, chains, withoutGroupCodes, [...GROUP_CODES]);
+    }
+    if (q.npis) {
+      // `organization` or `_id`: only these owners (and rows).
+      const ids = idsOfNpis(source, q.npis);
+      const named = new Uint32Array((source.index.size + 1 >>> 5) + 1);
+      for (const id of ids.values()) named[id >>> 5]! |= 1 << (id & 31);
+      if (filter.owners) { for (let w = 0; w < named.length; w++) named[w]! &= filter.owners[w]!; }
+      filter.owners = named;
+      if (q.ids) {
+        filter.rowKeys = new Set(q.ids.flatMap((rid) => {
+          const id = ids.get(rid.slice(0, 10));
+          return id === undefined ? [] : [`${id}-${Number(rid.slice(11))}`];
+        }));
+      }
+    }
+    const page = none ? { total: 0, rows: [] } : endpointRows(
+      source,
+      filter,
+      cursor?.after[0] ?? -1,
+      search.count,
+    );
+    const start = cursor?.offset ?? 0;
+    total = page.total;
+    const { ids, positions } = source.columns;
+    const byId = new Map(
+      store.getProvidersById([...new Set(page.rows.map((r) => ids[r]!))]).map((
+        r,
+      ) => [r.id, r.provider]),
+    );
+    matches = [];
+    for (const r of page.rows) {
+      const p = byId.get(ids[r]!);
+      const resource = p ? own(p).endpoints[positions[r]!] : undefined;
+      if (resource) matches.push({ resource });
+    }
+    const last = page.rows.at(-1);
+    next = last !== undefined && start + page.rows.length < total
+      ? { offset: start + page.rows.length, after: [last] }
+      : null;
+  } else if (search.type === "Endpoint" || (search.type === "Location" && onlyIds(params))) {
     // Looked up by id or owner: Endpoints (no index of their own) and Locations by `_id` alone
     // (which finds secondary locations too).
     const found: Resource[] = [];
+    const updated = search.query.updated;
     for (const npi of search.query.none ? [] : search.query.npis ?? []) {
       const p = store.getProvider(npi);
       if (!p || (params.has("organization") && p.entity_type !== "organization")) continue;
+      if (updated && !inDays(dayNumber(p.last_updated), updated)) continue;
       const all = own(p);
       for (const r of search.type === "Endpoint" ? all.endpoints : all.locations) {
-        if (!search.query.ids || search.query.ids.includes(r.id)) found.push(r);
+        if (search.query.ids && !search.query.ids.includes(r.id)) continue;
+        if (search.type === "Endpoint" && !endpointMatches(r, search.query)) continue;
+        found.push(r);
       }
     }
     const start = cursor?.offset ?? 0;
     total = found.length;
     matches = found.slice(start, start + search.count).map((resource) => ({ resource }));
     next = start + search.count < total ? { offset: start + search.count, after: [] } : null;
+  } else if (search.type === "Location" && locationSource(store)) {
+    ({ total, matches, next } = await searchLocations(
+      deps,
+      search,
+      locationSource(store)!,
+      { scope, cursor, watch: request.watch },
+      own,
+    ));
   } else {
     let query: SearchQuery | null;
     try {
-      query = toEngineQuery(search, deps.specialties, cursor);
+      const parents = search.query.partOf ? parentKeys(store, search.query.partOf) : null;
+      query = toEngineQuery(search, deps.specialties, cursor, parents);
     } catch (error) {
       if (error instanceof FhirSearchError) throw invalid(error);
       throw error;
@@ -376,6 +536,124 @@ export async function searchResources(
     nextUrl = url.href;
   }
   return searchBundle({ base: request.base, total, entries, self, next: nextUrl });
+}
+
+/** Runs an engine query on the pool, or here without one; `null` matches nothing. */
+async function enginePage(
+  deps: DirectoryDeps,
+  query: SearchQuery | null,
+  scope: CursorScope,
+  watch: Watch,
+): Promise<SearchPage> {
+  if (query === null) return { total: 0, hits: [], next: null, offset: 0 };
+  return deps.pool
+    ? await deps.pool.page({ query, cursorScope: scope, startedAt: clock() }, watch)
+    : deps.store.search(query, watch);
+}
+
+/**
+ * A Location search over primary and secondary practice locations: the
+ * engine's page of primary ones and the secondary rows' page, merged in key
+ * order (owner rank, then position; with `near`, distance first). The
+ * cursor's key is the last entry's key plus how many primary ones came
+ * before, which is where the engine's own cursor resumes.
+ */
+async function searchLocations(
+  deps: DirectoryDeps,
+  search: ParsedSearch,
+  source: LocationSource,
+  paging: { scope: CursorScope; cursor: CursorPosition | null; watch: Watch },
+  own: (p: Provider) => ProviderResources,
+): Promise<{ total: number; matches: { resource: Resource }[]; next: CursorPosition | null }> {
+  const q = search.query;
+  const near = q.near
+    ? { lat: q.near.lat, lon: q.near.lon, radius: q.near.radius, unit: q.near.unit }
+    : null;
+  const width = near ? 3 : 2;
+  const { cursor } = paging;
+  if (cursor && cursor.after.length !== width + 1) {
+    throw new ValidationError([{
+      parameter: "_cursor",
+      message: "is not a cursor of this search",
+    }]);
+  }
+  const key: LocationKey | null = cursor ? cursor.after.slice(0, width) : null;
+  const primaryOffset = cursor ? cursor.after[width]! : 0;
+  const engineCursor = key
+    ? { offset: primaryOffset, after: near ? [key[0]!, key[1]!] : [key[0]!] }
+    : null;
+  let query: SearchQuery | null;
+  try {
+    query = toEngineQuery(search, deps.specialties, engineCursor);
+  } catch (error) {
+    if (error instanceof FhirSearchError) throw invalid(error);
+    throw error;
+  }
+  const limit = Math.max(1, search.count);
+  const primary = await enginePage(deps, query, paging.scope, paging.watch);
+  const organizationOnly = q.organizationNames !== null || (q.npis !== null && q.ids === null);
+  const secondary = q.none ? { total: 0, rows: [], keys: [] } : secondaryRows(
+    source,
+    {
+      states: q.states,
+      cities: q.cities,
+      postal: q.postal,
+      addresses: q.addresses,
+      near,
+      npis: q.npis,
+      ids: q.ids,
+      organizationNames: q.organizationNames,
+      updated: q.updated,
+      mask: FLAG.active | (organizationOnly ? FLAG.organization : 0),
+      value: FLAG.active | (organizationOnly ? FLAG.organization : 0),
+    },
+    key,
+    limit,
+  );
+  const { index } = source;
+  const primaryKey = (id: number): LocationKey =>
+    near
+      ? [distance(near.lat, near.lon, index.lat[id]!, index.lon[id]!, near.unit), id, 0]
+      : [id, 0];
+  // Merge the two pages by key.
+  const picked: { id: number; position: number; key: LocationKey }[] = [];
+  let i = 0, j = 0, primaries = 0;
+  const hits = primary.hits;
+  while (picked.length < limit && (i < hits.length || j < secondary.rows.length)) {
+    const pk = i < hits.length ? primaryKey(hits[i]!.id) : null;
+    const sk = j < secondary.rows.length ? secondary.keys[j]! : null;
+    if (pk && (!sk || keyAfter(sk, pk))) {
+      picked.push({ id: hits[i++]!.id, position: 0, key: pk });
+      primaries++;
+    } else {
+      const row = secondary.rows[j]!;
+      picked.push({
+        id: source.columns.ids[row]!,
+        position: source.columns.positions[row]!,
+        key: sk!,
+      });
+      j++;
+    }
+  }
+  const total = primary.total + secondary.total;
+  const start = cursor?.offset ?? 0;
+  const shown = search.count === 0 ? [] : picked;
+  const last = shown.at(-1);
+  const next = last && start + shown.length < total
+    ? { offset: start + shown.length, after: [...last.key, primaryOffset + primaries] }
+    : null;
+  const byId = new Map(
+    deps.store.getProvidersById([...new Set(shown.map((s) => s.id))]).map((
+      r,
+    ) => [r.id, r.provider]),
+  );
+  const matches: { resource: Resource }[] = [];
+  for (const s of shown) {
+    const p = byId.get(s.id);
+    const resource = p && own(p).locations.find((l) => l.id === `${p.npi}-${s.position}`);
+    if (resource) matches.push({ resource });
+  }
+  return { total, matches, next };
 }
 
 /** Great-circle distance in a FHIR unit, to the metre. */

@@ -6,8 +6,9 @@
  *
  * A resource claims a Da Vinci Plan-Net profile in `meta.profile` only when
  * it meets it (a Plan-Net Practitioner needs a family name, a role a phone or
- * an endpoint, and so on); otherwise it is plain R4 and says so by claiming
- * nothing. `tests/fhir_validation_test.ts` checks both with a validator.
+ * an endpoint, and so on; every Plan-Net profile fixes `active` to true or
+ * `status` to active, so a deactivated NPI's resources claim none); otherwise
+ * it is plain R4 and says so by claiming nothing. `tests/fhir_validation_test.ts` checks both with a validator.
  *
  * @module
  */
@@ -44,7 +45,8 @@ const PLAN_NET_CONNECTION_SYSTEM =
   "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/EndpointConnectionTypeCS";
 const PLAN_NET_PAYLOAD_SYSTEM =
   "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/EndpointPayloadTypeCS";
-const ORG_TYPE_SYSTEM = "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/OrgTypeCS";
+/** Plan-Net's organization type code system. */
+export const ORG_TYPE_SYSTEM = "http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/OrgTypeCS";
 
 const DATA_ABSENT_REASON = "http://hl7.org/fhir/StructureDefinition/data-absent-reason";
 
@@ -52,7 +54,7 @@ const DATA_ABSENT_REASON = "http://hl7.org/fhir/StructureDefinition/data-absent-
 const ROLE_SPECIALTY_CODES: ReadonlySet<string> = new Set(INDIVIDUAL_AND_GROUP.map(([c]) => c));
 
 /** NUCC group-practice codes: such an organization is a Plan-Net "prvgrp", any other a "fac". */
-const GROUP_CODES: ReadonlySet<string> = new Set(["193200000X", "193400000X"]);
+export const GROUP_CODES: ReadonlySet<string> = new Set(["193200000X", "193400000X"]);
 
 /** What rendering needs besides the record. */
 export interface RenderContext {
@@ -170,7 +172,8 @@ export function toPractitioner(p: Provider, ctx: RenderContext): Resource {
       _family: { extension: [{ url: DATA_ABSENT_REASON, valueCode: "unknown" }] },
     });
   }
-  const conforms = typeof name.family === "string";
+  // Plan-Net fixes `active` to true: a deactivated NPI's resources are plain R4.
+  const conforms = typeof name.family === "string" && status(p);
   const r: Resource = { resourceType: "Practitioner", id: p.npi };
   const m = meta(conforms ? PLAN_NET_PROFILES.Practitioner : null, p.last_updated);
   if (m) r.meta = m;
@@ -235,7 +238,7 @@ export function toOrganization(p: Provider, ctx: RenderContext): Resource {
     p.mailing_address && fhirAddress(p.mailing_address, "billing", "postal"),
   ].filter((a): a is Record<string, unknown> => a !== null);
   const name = org?.name ?? (p.name || null);
-  const conforms = name !== null && addresses.length > 0;
+  const conforms = name !== null && addresses.length > 0 && status(p);
   const r: Resource = { resourceType: "Organization", id: p.npi };
   const m = meta(conforms ? PLAN_NET_PROFILES.Organization : null, p.last_updated);
   if (m) r.meta = m;
@@ -293,7 +296,7 @@ export function toLocations(p: Provider): Resource[] {
     const where = [loc.line1, loc.city, loc.state].filter(Boolean).join(", ");
     const label = index === 0 ? "Primary practice location" : "Practice location";
     const r: Resource = { resourceType: "Location", id: indexedId(p.npi, index) };
-    const m = meta(PLAN_NET_PROFILES.Location, p.last_updated);
+    const m = meta(status(p) ? PLAN_NET_PROFILES.Location : null, p.last_updated);
     if (m) r.meta = m;
     r.status = status(p) ? "active" : "inactive";
     r.name = `${label} of ${p.name || p.npi}${where ? ` (${where})` : ""}`;
@@ -320,7 +323,7 @@ export function locationIds(p: Provider): string[] {
 export function toPractitionerRole(p: Provider, ctx: RenderContext): Resource {
   const codes = p.taxonomies.filter((t, i, all) => all.findIndex((u) => u.code === t.code) === i);
   const phones = telecom(p.practice_location);
-  const conforms = (phones.length > 0 || p.endpoints.length > 0) &&
+  const conforms = status(p) && (phones.length > 0 || p.endpoints.length > 0) &&
     codes.every((t) => ROLE_SPECIALTY_CODES.has(t.code));
   const r: Resource = { resourceType: "PractitionerRole", id: p.npi };
   const m = meta(conforms ? PLAN_NET_PROFILES.PractitionerRole : null, p.last_updated);
@@ -341,7 +344,18 @@ export function toPractitionerRole(p: Provider, ctx: RenderContext): Resource {
   return r;
 }
 
-function connectionType(e: NppesEndpoint): Record<string, unknown> {
+/**
+ * The Endpoint.connectionType coding of an NPPES endpoint type: FHIR,
+ * DIRECT and REST have codes of their own, the rest keep the NPPES code.
+ *
+ * @example
+ * ```ts
+ * connectionType({ type: "FHIR", type_description: null }).code; // "hl7-fhir-rest"
+ * ```
+ */
+export function connectionType(
+  e: Pick<NppesEndpoint, "type" | "type_description">,
+): Record<string, unknown> {
   const type = (e.type ?? "").toUpperCase();
   if (type === "DIRECT") {
     return { system: CONNECTION_TYPE_SYSTEM, code: "direct-project", display: "Direct Project" };
@@ -376,7 +390,7 @@ function endpointAddress(e: NppesEndpoint): string {
 export function toEndpoints(p: Provider): Resource[] {
   return p.endpoints.map((e, i) => {
     const r: Resource = { resourceType: "Endpoint", id: indexedId(p.npi, i) };
-    const m = meta(PLAN_NET_PROFILES.Endpoint, p.last_updated);
+    const m = meta(status(p) ? PLAN_NET_PROFILES.Endpoint : null, p.last_updated);
     if (m) r.meta = m;
     r.status = status(p) ? "active" : "off";
     r.connectionType = connectionType(e);

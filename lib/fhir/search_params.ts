@@ -4,10 +4,13 @@
  * claims is what it does. A search maps onto the native engine's
  * {@linkcode SearchQuery}: each FHIR resource found by search stands for one
  * NPPES record (a Practitioner, its PractitionerRole, an Organization, or
- * the primary practice Location of a record).
+ * the primary practice Location of a record; secondary Locations and
+ * Endpoints are found in columns of their own: `location_search.ts`,
+ * `endpoint_search.ts`).
  *
  * Rules: a comma inside one value is OR; different parameters are AND; a
- * parameter may appear once (except `_include` and `_revinclude`); an
+ * parameter may appear once (except `_include`, `_revinclude` and
+ * `_lastUpdated`, whose repetitions are AND); an
  * unknown parameter, modifier or chain is a 400.
  *
  * @module
@@ -18,7 +21,15 @@ import { STATE_CODES } from "../search/params.ts";
 import type { AddressMatch, NameMatch, NearMatch, PostalMatch } from "../search/query.ts";
 import { TAXONOMY_CODE_PATTERN } from "../taxonomy/nucc.ts";
 import { ID_FORMS, type ParsedId, parseReference, type ResourceType } from "./ids.ts";
-import { NPI_SYSTEM, NUCC_SYSTEM } from "./resources.ts";
+import {
+  GROUP_CODES,
+  NPI_SYSTEM,
+  NPPES_ENDPOINT_TYPE_SYSTEM,
+  NUCC_SYSTEM,
+  ORG_TYPE_SYSTEM,
+} from "./resources.ts";
+import type { CodingToken } from "./endpoint_search.ts";
+import { dateCondition, DateValueError, type DaySet, intersect, union } from "./date_search.ts";
 import type { ParameterError } from "../http/errors.ts";
 
 /** What the parameters of one search ask the engine for. */
@@ -42,6 +53,16 @@ export interface FhirQuery {
   sex: "M" | "F" | null;
   /** `true`, `false`, or `null` for either. */
   active: boolean | null;
+  /** Days of last update (`_lastUpdated`, every repetition ANDed); `null` for any. */
+  updated: DaySet | null;
+  /** Plan-Net organization types (`type`): a group practice or a facility; `null` for any. */
+  orgTypes: ("prvgrp" | "fac")[] | null;
+  /** Organizations whose subparts are asked for (`partof`), by NPI; `null` for no filter. */
+  partOf: string[] | null;
+  /** Endpoint `connection-type` tokens (any); `null` for any type. */
+  connectionTypes: CodingToken[] | null;
+  /** Endpoint `status` values (any); `null` for either. */
+  statuses: ("active" | "off")[] | null;
   /** Some parameter can match nothing (an unknown identifier system, `organization` on a role…). */
   none: boolean;
 }
@@ -58,6 +79,8 @@ export interface SearchParamSpec {
   definition: string;
   /** Modifiers accepted besides none. */
   modifiers?: readonly string[];
+  /** Whether the parameter may be repeated (the repetitions are ANDed). */
+  repeatable?: boolean;
   documentation: string;
   /** Narrows `q` by the comma-separated `values`; throws `Error` with a message for bad input. */
   apply(q: FhirQuery, values: string[], modifier: string | null): void;
@@ -92,6 +115,11 @@ export function emptyQuery(): FhirQuery {
     near: null,
     sex: null,
     active: null,
+    updated: null,
+    orgTypes: null,
+    partOf: null,
+    connectionTypes: null,
+    statuses: null,
     none: false,
   };
 }
@@ -441,8 +469,75 @@ const addressParams = (prefix: string, base: string, where: string): SearchParam
 
 const PRIMARY = "the primary practice location";
 
+/** `_lastUpdated`, on every type: the NPPES last update date of the record the resource comes from. */
+const lastUpdatedParam: SearchParamSpec = {
+  name: "_lastUpdated",
+  type: "date",
+  definition: `${R4}/Resource-lastUpdated`,
+  repeatable: true,
+  documentation:
+    "meta.lastUpdated, the NPPES last update date at midnight UTC. A date of any precision (YYYY, " +
+    "YYYY-MM, YYYY-MM-DD, YYYY-MM-DDThh:mm[:ss[.sss]][Z|+hh:mm], UTC without a zone) after a prefix: eq " +
+    "(default), ne, gt, lt, ge, le, sa, eb, ap (10% of the distance from now). A comma list is OR; " +
+    "the parameter repeated is AND (_lastUpdated=ge2024-01-01&_lastUpdated=lt2025-01-01). Records " +
+    "without a date match no condition.",
+  apply(q, values) {
+    let days: DaySet;
+    try {
+      days = union(values.map((v) => dateCondition(v)));
+    } catch (error) {
+      if (error instanceof DateValueError) throw new FhirParamIssue(error.message);
+      throw error;
+    }
+    q.updated = q.updated ? intersect(q.updated, days) : days;
+    if (q.updated.length === 0) q.none = true;
+  },
+};
+
+/** Plan-Net organization type codes the directory assigns (see `resources.ts`). */
+const ORG_TYPES = ["prvgrp", "fac"] as const;
+
+/** Organization `type` (or a chain to it): `whose` names the organization. */
+const orgTypeParam = (name: string, whose: string): SearchParamSpec => ({
+  name,
+  type: "token",
+  definition: `${PN}/organization-type`,
+  documentation:
+    `Plan-Net type of the ${whose} ('${ORG_TYPE_SYSTEM}|prvgrp' or 'prvgrp'): 'prvgrp' organizations ` +
+    `with a group practice taxonomy (${[...GROUP_CODES].join(", ")}), 'fac' every other ` +
+    "organization. Other codes and systems match nothing. A comma list is OR.",
+  apply(q, values) {
+    const types = new Set<"prvgrp" | "fac">();
+    for (const raw of values) {
+      const bar = raw.indexOf("|");
+      const system = bar === -1 ? null : raw.slice(0, bar);
+      const code = bar === -1 ? raw : raw.slice(bar + 1);
+      if (code === "") throw new FhirParamIssue(`'${raw.slice(0, 60)}' has no code`);
+      if (system !== null && system !== "" && system !== ORG_TYPE_SYSTEM) continue;
+      if ((ORG_TYPES as readonly string[]).includes(code)) types.add(code as "prvgrp" | "fac");
+    }
+    if (types.size === 0) q.none = true;
+    else q.orgTypes = [...types].sort();
+  },
+});
+
+/** Organization `partof` (or a chain to it): `what` says what it finds. */
+const partofParam = (name: string, what: string): SearchParamSpec => ({
+  name,
+  type: "reference",
+  definition: `${PN}/organization-partof`,
+  documentation:
+    `'Organization/{npi}': ${what} (subparts whose NPPES parent name is its legal name, when it ` +
+    "is the one organization of that name). A comma list is OR.",
+  apply(q, values) {
+    q.partOf = [...new Set(referenceNpis("Organization", values))];
+  },
+});
+
 /** The search parameters of each resource type (besides `_id`, `_count`, `_include`, `_revinclude`). */
-export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSpec[]>> = {
+export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSpec[]>> = withAll([
+  lastUpdatedParam,
+], {
   Practitioner: [
     identifierParam("Practitioner"),
     ...practitionerNames("", `${R4}/Practitioner`),
@@ -538,12 +633,14 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
       documentation: "'Endpoint/{npi}-{n}': the organization with that endpoint.",
       apply: (q, values) => applyNpis(q, referenceNpis("Endpoint", values)),
     },
+    orgTypeParam("type", "organization"),
+    partofParam("partof", "the organization's subparts, those whose partOf names it"),
   ],
   Location: [
     ...addressParams(
       "",
       `${PN}/location`,
-      "the location (searches cover primary practice locations)",
+      "the location (primary and secondary practice locations)",
     ),
     {
       name: "near",
@@ -559,7 +656,7 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
       name: "organization",
       type: "reference",
       definition: `${PN}/location-organization`,
-      documentation: "'Organization/{npi}': the organization's primary practice location.",
+      documentation: "'Organization/{npi}': the organization's practice locations.",
       apply(q, values) {
         applyNpis(q, referenceNpis("Organization", values));
       },
@@ -576,12 +673,69 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
       name: "organization",
       type: "reference",
       definition: `${PN}/endpoint-organization`,
-      documentation:
-        "'Organization/{npi}': the organization's endpoints. Endpoint searches need this or '_id'.",
+      documentation: "'Organization/{npi}': the organization's endpoints; a comma list is OR.",
       apply: (q, values) => applyNpis(q, referenceNpis("Organization", values)),
     },
+    nameParam(
+      "organization.name",
+      `${PN}/organization-name`,
+      "The owning organization's legal or other name",
+      (q, m) => (q.organizationNames = m),
+    ),
+    orgTypeParam("organization.type", "owning organization"),
+    partofParam("organization.partof", "endpoints of the organization's subparts"),
+    {
+      ...addressParams(
+        "organization.",
+        `${R4}/Organization`,
+        "the owning organization's " + PRIMARY,
+      )[0]!,
+    },
+    {
+      name: "connection-type",
+      type: "token",
+      definition: `${R4}/Endpoint-connection-type`,
+      documentation:
+        "Endpoint.connectionType as rendered: 'hl7-fhir-rest' (NPPES FHIR), 'direct-project' (DIRECT) " +
+        "of http://terminology.hl7.org/CodeSystem/endpoint-connection-type, 'rest-non-fhir' (REST) of " +
+        `Plan-Net's EndpointConnectionTypeCS, or the NPPES code (SOAP, CONNECT, WEB, OTHERS) of ` +
+        `${NPPES_ENDPOINT_TYPE_SYSTEM}; '{system}|{code}' or '{code}'. A comma list is OR.`,
+      apply(q, values) {
+        q.connectionTypes = values.map((raw) => {
+          const bar = raw.indexOf("|");
+          const code = bar === -1 ? raw : raw.slice(bar + 1);
+          if (code === "") throw new FhirParamIssue(`'${raw.slice(0, 60)}' has no code`);
+          return { system: bar === -1 ? null : raw.slice(0, bar) || null, code };
+        });
+      },
+    },
+    {
+      name: "status",
+      type: "token",
+      definition: `${R4}/Endpoint-status`,
+      documentation:
+        "'active' (the owner's NPI is in use) or 'off' (deactivated); the other codes match nothing. " +
+        "A comma list is OR.",
+      apply(q, values) {
+        const known = ["active", "suspended", "error", "off", "entered-in-error", "test"];
+        const bad = values.find((v) => !known.includes(v));
+        if (bad) throw new FhirParamIssue(`'${bad.slice(0, 30)}' is not ${known.join(", ")}`);
+        const statuses = values.filter((v): v is "active" | "off" => v === "active" || v === "off");
+        if (statuses.length === 0) q.none = true;
+        else q.statuses = [...new Set(statuses)];
+      },
+    },
   ],
-};
+});
+
+/** Adds `common` to the parameters of every type. */
+function withAll(
+  common: readonly SearchParamSpec[],
+  byType: Record<ResourceType, SearchParamSpec[]>,
+): Record<ResourceType, readonly SearchParamSpec[]> {
+  for (const list of Object.values(byType)) list.push(...common);
+  return byType;
+}
 
 /** `_include` values of each type. */
 export const INCLUDES: Readonly<Record<ResourceType, readonly string[]>> = {
@@ -639,7 +793,7 @@ const RESULT_PARAMS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Whether `_id` is the only filter of a search (so it can be answered by
+ * Whether `_id` (with `_lastUpdated` at most) is the only filter of a search (so it can be answered by
  * looking the ids up, which finds secondary Locations too).
  */
 export function onlyIds(params: URLSearchParams): boolean {
@@ -647,7 +801,7 @@ export function onlyIds(params: URLSearchParams): boolean {
   for (const key of params.keys()) {
     const base = key.split(":")[0]!;
     if (key === "_id") ids = true;
-    else if (!RESULT_PARAMS.has(base)) return false;
+    else if (!RESULT_PARAMS.has(base) && key !== "_lastUpdated") return false;
   }
   return ids;
 }
@@ -731,7 +885,7 @@ export function parseSearch(type: ResourceType, params: URLSearchParams): Parsed
       (base === "_include" ? out.includes : out.revincludes).push({ value: name, iterate });
       continue;
     }
-    if (seen.has(key)) {
+    if (seen.has(key) && !specs.get(base)?.repeatable) {
       fail("appears twice: give one value list (a comma list is OR)");
       continue;
     }
@@ -811,13 +965,6 @@ export function parseSearch(type: ResourceType, params: URLSearchParams): Parsed
       if (!(error instanceof FhirParamIssue)) throw error;
       fail(error.message);
     }
-  }
-  if (type === "Endpoint" && !params.has("_id") && !params.has("organization")) {
-    errors.push({
-      parameter: "organization",
-      message:
-        "Endpoint searches need 'organization' or '_id' (listing every endpoint is not supported)",
-    });
   }
   if (errors.length) throw new FhirSearchError(errors);
   return out;

@@ -137,6 +137,7 @@ async function read(request: NpidataRequest): Promise<void> {
     part.lon,
     part.taxStart,
     part.taxCount,
+    part.updated,
   ]
     .concat([part.taxCodes] as never[])
     .map((a) => a.buffer as ArrayBuffer);

@@ -35,6 +35,7 @@ import { BatchInsert } from "./batch_insert.ts";
 import { TermTable } from "./term_table.ts";
 import { SharedCredits } from "../shared_credits.ts";
 import { releaseMemory } from "../memory.ts";
+import { monthColumn, monthTerm } from "./updated.ts";
 
 /** A dictionary of strings to small integers (0 is "none"). */
 class Dictionary {
@@ -106,6 +107,8 @@ export interface IndexPart {
   taxCount: Uint8Array;
   /** Each code's dictionary number times two, plus one when it is primary. */
   taxCodes: Uint32Array;
+  /** Day of the last update (see `updated.ts`). */
+  updated: Uint16Array;
   states: string[];
   cities: string[];
   codes: string[];
@@ -140,6 +143,8 @@ export class IndexBuilder {
   /** Where the codes of each seq start in `#taxCodes`, and how many there are. */
   readonly #taxStart: GrowableColumn<Uint32Array>;
   readonly #taxCount: GrowableColumn<Uint8Array>;
+  /** Day of the last update (see `updated.ts`). */
+  readonly #updated: GrowableColumn<Uint16Array>;
   /** Each code's dictionary number times two, plus one when it is primary. */
   readonly #taxCodes = new GrowableList(1024);
   readonly #states = new Dictionary();
@@ -167,6 +172,7 @@ export class IndexBuilder {
     this.#lon = new GrowableColumn((k) => new Float32Array(k).fill(NaN), n);
     this.#taxStart = new GrowableColumn((k) => new Uint32Array(k), n);
     this.#taxCount = new GrowableColumn((k) => new Uint8Array(k), n);
+    this.#updated = new GrowableColumn((k) => new Uint16Array(k), n);
     this.#describeWords = options.specialtyWords;
     this.#scratch = options.scratch;
     this.#segmentEntries = options.segmentEntries ?? 16_000_000;
@@ -193,6 +199,7 @@ export class IndexBuilder {
         this.#lon,
         this.#taxStart,
         this.#taxCount,
+        this.#updated,
       ] as GrowableColumn<NumberArray>[]
     ) column.reserve(lastSeq + 1);
   }
@@ -216,6 +223,7 @@ export class IndexBuilder {
     }
     this.#taxStart.set(seq, this.#taxCodes.length);
     this.#taxCount.set(seq, entry.codes.length);
+    this.#updated.set(seq, entry.updated);
     for (let k = 0; k < entry.codes.length; k++) {
       this.#taxCodes.push(this.#codes.id(entry.codes[k]!) * 2 + (entry.primary[k] ? 1 : 0));
     }
@@ -242,6 +250,7 @@ export class IndexBuilder {
       taxStart: column(this.#taxStart),
       taxCount: column(this.#taxCount),
       taxCodes: this.#taxCodes.view().slice(),
+      updated: column(this.#updated),
       states: this.#states.values,
       cities: this.#cities.values,
       codes: this.#codes.values,
@@ -268,6 +277,7 @@ export class IndexBuilder {
       this.#zip.set(seq, part.zip[i]!);
       this.#lat.set(seq, part.lat[i]!);
       this.#lon.set(seq, part.lon[i]!);
+      this.#updated.set(seq, part.updated[i]!);
       const from = part.taxStart[i]!, count = part.taxCount[i]!;
       this.#taxStart.set(seq, this.#taxCodes.length);
       this.#taxCount.set(seq, count);
@@ -557,6 +567,7 @@ export class IndexBuilder {
     const zip = this.#zip.ranked(ranking, new Uint32Array(n + 1));
     const lat = this.#lat.ranked(ranking, new Float32Array(n + 1).fill(NaN));
     const lon = this.#lon.ranked(ranking, new Float32Array(n + 1).fill(NaN));
+    const updated = this.#updated.ranked(ranking, new Uint16Array(n + 1));
     yield;
     const taxStart = this.#taxStart.data, taxCount = this.#taxCount.data;
     const seqCodes = this.#taxCodes.view();
@@ -601,6 +612,8 @@ export class IndexBuilder {
     }
     byValue(cells, FIELD.cell, (v) => String(v - 1));
     yield;
+    byValue(monthColumn(updated), FIELD.updatedMonth, monthTerm);
+    yield;
     // Each code position k belongs to the id whose offsets hold it.
     const ownerOf = new Uint32Array(at);
     for (let id = 1; id <= n; id++) ownerOf.fill(id, offsets[id]!, offsets[id + 1]!);
@@ -633,6 +646,7 @@ export class IndexBuilder {
     blob.run("tax_offsets", bytesOf(offsets));
     blob.run("tax_codes", bytesOf(codes));
     blob.run("tax_primary", bytesOf(primary));
+    blob.run("updated", bytesOf(updated));
     blob.run(
       "dictionaries",
       new TextEncoder().encode(JSON.stringify({

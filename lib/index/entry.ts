@@ -11,6 +11,7 @@ import { foldText, nameKey, nameTokens } from "../text/fold.ts";
 import { FIELD, FLAG } from "./fields.ts";
 import { digitsValue } from "../text/digits.ts";
 import { credentialTokens } from "../text/credentials.ts";
+import { dayNumber } from "./updated.ts";
 
 /** A provider's index terms and column values. */
 export interface IndexEntry {
@@ -31,6 +32,8 @@ export interface IndexEntry {
   codes: string[];
   /** 1 where the code at the same position is primary. */
   primary: number[];
+  /** Day of the last update (see `updated.ts`); 0 when unknown. */
+  updated: number;
 }
 
 /** What kind of name owner other names belong to; it decides which name keys they give. */
@@ -121,6 +124,7 @@ export function indexEntry(p: Provider): IndexEntry {
     push(terms, FIELD.firstKey, [nameKey(ind.first_name ?? "")]);
   } else if (org) {
     push(terms, FIELD.orgKey, [nameKey(org.name ?? "")]);
+    if (org.subpart && org.parent_name) push(terms, FIELD.parentKey, [nameKey(org.parent_name)]);
   }
   const owner = nameOwner(p);
   for (const o of p.other_names) otherNameTerms(o.name, owner, terms);
@@ -151,5 +155,6 @@ export function indexEntry(p: Provider): IndexEntry {
     lon: located ? loc!.lon! : NaN,
     codes,
     primary,
+    updated: dayNumber(p.last_updated),
   };
 }

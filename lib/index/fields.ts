@@ -40,6 +40,10 @@ export const FIELD = {
   credential: 15,
   /** Initials of a person's first and middle names (`p`, `b` for PAUL BYRON). */
   initial: 16,
+  /** An organization subpart's parent legal-name key (FHIR `partof`). */
+  parentKey: 17,
+  /** Month of the last update, `YYYY-MM` (FHIR `_lastUpdated`; see `updated.ts`). */
+  updatedMonth: 18,
 } as const;
 
 /** Fields whose terms get precomputed prefix lists. */
@@ -58,6 +62,7 @@ export const TERM_FIELDS: readonly number[] = [
   ...PREFIXED_FIELDS,
   FIELD.credential,
   FIELD.initial,
+  FIELD.parentKey,
 ];
 
 /** Text fields, whose terms make the typo vocabulary. */

@@ -40,6 +40,7 @@ const LAZY = {
   lon: { width: 4, perId: true },
   tax_offsets: { width: 4, perId: true },
   tax_codes: { width: 2, perId: false },
+  updated: { width: 2, perId: true },
 } as const;
 
 /** The name of a column read on first use (see `LAZY`). */
@@ -74,6 +75,7 @@ export class SearchIndex {
   #lon: Float32Array | null = null;
   #taxOffsets: Uint32Array | null = null;
   #taxCodes: Uint16Array | null = null;
+  #updated: Uint16Array | null = null;
   readonly #blob: StatementSync;
   readonly #get: StatementSync;
   readonly #range: StatementSync;
@@ -203,6 +205,15 @@ export class SearchIndex {
   /** Taxonomy code numbers (into {@linkcode codes}) of every provider, by id. */
   get taxCodes(): Uint16Array {
     return this.#taxCodes ??= this.#column("tax_codes", Uint16Array);
+  }
+
+  /**
+   * Day of each provider id's last update (days since 1970-01-01; 0 for
+   * none: `updated.ts`). Read on first use only, not by {@linkcode warm}:
+   * only `_lastUpdated` searches need it.
+   */
+  get updated(): Uint16Array {
+    return this.#updated ??= this.#column("updated", Uint16Array);
   }
 
   /**

@@ -59,6 +59,9 @@ import {
   nearestPositions,
   sortByDistance,
 } from "./distance_page.ts";
+import { extraFilterList } from "./extra_filters.ts";
+import { nearestPage } from "./nearest.ts";
+import { browseUpdated } from "./updated_browse.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { checkWatch, type Watch } from "../deadline.ts";
 import { cellsIn, FIELD, FLAG } from "../index/fields.ts";
@@ -199,7 +202,7 @@ function hasListFilter(query: SearchQuery): boolean {
     query.npis || query.states || query.cities || query.postal || query.taxonomyCodes ||
       query.specialtyCodes ||
       query.lastNames || query.firstNames || query.organizationNames || query.check ||
-      query.idRange || query.anyNames || query.addresses,
+      query.idRange || query.anyNames || query.addresses || query.extraFilters?.length,
   );
 }
 
@@ -265,6 +268,7 @@ function listFilters(query: SearchQuery, ctx: EngineContext): FilterList[] {
   for (const codes of [query.taxonomyCodes, query.specialtyCodes]) {
     if (codes) cached(`codes:${codes}`, union(FIELD.anyCode, codes));
   }
+  for (const extra of query.extraFilters ?? []) lists.push(extraFilterList(extra, ctx));
   if (query.lastNames) plain(nameLists(index, FIELD.lastKey, query.lastNames));
   if (query.firstNames) plain(nameLists(index, FIELD.firstKey, query.firstNames));
   if (query.organizationNames) plain(nameLists(index, FIELD.orgKey, query.organizationNames));
@@ -764,6 +768,19 @@ function cacheKey(query: SearchQuery): string {
  */
 export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
   if (!query.words && !query.near && !hasListFilter(query)) return browse(query, ctx);
+  if (
+    query.near && !query.words && query.sort === "distance" && !query.facets.length && !query.check
+  ) {
+    return nearest(query, ctx);
+  }
+  const days = onlyDays(query);
+  if (days) {
+    const walked = browseUpdated(query, days, flagTest(query), ctx.index, ctx);
+    if (walked) {
+      const { total, next, offset } = walked;
+      return { total, hits: walked.ids.map((id) => ({ id })), next, offset };
+    }
+  }
   const key = cacheKey(query);
   let result = ctx.cache.get(key);
   if (!result) {
@@ -821,6 +838,42 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
     page.facets = Object.fromEntries(query.facets.map((f) => [f, result!.facets![f]!]));
   }
   return page;
+}
+
+/** The day set of a query filtered by `_lastUpdated` and flags only (see `updated_browse.ts`). */
+function onlyDays(query: SearchQuery): [number, number][] | null {
+  const extra = query.extraFilters;
+  if (extra?.length !== 1 || extra[0]!.kind !== "updated") return null;
+  if (query.words || query.near || query.facets.length) return null;
+  return hasListFilter({ ...query, extraFilters: null }) ? null : extra[0]!.days;
+}
+
+/**
+ * A point without free text, by distance, without facets: the page alone,
+ * from one pass over the candidates (`nearest.ts`), the total counted and
+ * nothing sorted or cached but the page.
+ */
+function nearest(query: SearchQuery, ctx: EngineContext): SearchPage {
+  const test = flagTest(query);
+  const candidates = candidatesNear(query, listFilters(query, ctx), ctx);
+  const start = query.cursor ? query.cursor.offset : query.offset;
+  const page = nearestPage(candidates, ctx.index, {
+    near: query.near!,
+    mask: test.mask,
+    value: test.value,
+    after: query.cursor?.after ?? null,
+    skip: query.cursor ? 0 : query.offset,
+    limit: query.limit,
+  }, ctx);
+  const hits: SearchHit[] = page.ids.map((id, k) => ({
+    id,
+    distance: Math.round(page.distances[k]! * 10) / 10,
+  }));
+  const last = hits.length - 1;
+  const next = start + hits.length < page.total && last >= 0
+    ? { offset: start + hits.length, after: [page.distances[last]!, page.ids[last]!] }
+    : null;
+  return { total: page.total, hits, next, offset: start };
 }
 
 /**

@@ -46,6 +46,18 @@ export interface NearMatch {
   unit: "mi" | "km";
 }
 
+/**
+ * A filter over index columns and lists that the query fields above do not
+ * express (see `extra_filters.ts`); the FHIR directory uses them.
+ */
+export type ExtraFilter =
+  /** Last-update day in one of the ranges `[from, to)` (day numbers of `lib/index/updated.ts`). */
+  | { kind: "updated"; days: [number, number][] }
+  /** Any of these terms of a posting field. */
+  | { kind: "terms"; field: number; terms: string[] }
+  /** Flags `(flags & mask) === value` and none of these taxonomy codes. */
+  | { kind: "without_codes"; codes: string[]; mask: number; value: number };
+
 /** Where a page starts when a cursor is given. */
 export interface CursorPosition {
   /** Absolute position of the first result of the page. */
@@ -92,6 +104,8 @@ export interface SearchQuery {
   check?: RecordCheck | null;
   /** Only ids from `from` (included) to `to` (excluded); absent or `null` for any. */
   idRange?: { from: number; to: number } | null;
+  /** Further filters, all of which must hold (see {@linkcode ExtraFilter}); absent or `null` for none. */
+  extraFilters?: ExtraFilter[] | null;
 }
 
 /**

@@ -34,6 +34,8 @@ import {
   type StoredRecord,
 } from "./prepare.ts";
 import { unpackOtherName } from "./sides.ts";
+import { writeEndpointColumns } from "./endpoint_columns.ts";
+import { writeLocationColumns } from "./location_columns.ts";
 import { sortKey } from "./sort_key.ts";
 import { NpiIndex } from "./npi_index.ts";
 import { GrowableColumn, GrowableList } from "../index/typed.ts";
@@ -616,6 +618,10 @@ export class DatabaseBuilder {
     const db = this.#db;
     const taxonomy = this.#options.taxonomy;
     if (taxonomy) writeTaxonomy(db, taxonomy.entries);
+    db.exec("BEGIN");
+    writeEndpointColumns(db);
+    writeLocationColumns(db);
+    db.exec("COMMIT");
     let active = 0;
     for (let id = 1; id < activeById.length; id++) active += activeById[id]!;
     stats.providers = activeById.length - 1;

@@ -1,0 +1,98 @@
+/**
+ * In-process timings of the FHIR directory's index paths on one database,
+ * without the HTTP server: `near` sorted by distance through the bounded
+ * heap (`lib/search/nearest.ts`) against the sorted path (taken when a
+ * facet is asked for, so it also counts one facet), at several radii around
+ * 400 located providers; and the `_lastUpdated` id lists
+ * (`lib/search/extra_filters.ts`) of narrow and broad conditions.
+ *
+ * Usage: `deno run --allow-read --allow-write --allow-env --allow-sys bench/fhir_index.ts FILE`
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { openSearchableStore } from "../lib/search/searcher.ts";
+import { searchQuery } from "../lib/search/query.ts";
+import { updatedIds } from "../lib/search/extra_filters.ts";
+import { dateCondition } from "../lib/fhir/date_search.ts";
+
+function percentiles(times: number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
+  return `p50 ${at(0.5).toFixed(2)}  p90 ${at(0.9).toFixed(2)}  p99 ${at(0.99).toFixed(2)} ms`;
+}
+
+if (import.meta.main) {
+  const path = Deno.args[0];
+  if (!path) {
+    console.error("Usage: bench/fhir_index.ts DATABASE");
+    Deno.exit(2);
+  }
+  const store = openSearchableStore(path, { lazy: false });
+  const index = store.index;
+  const points: number[] = [];
+  const step = Math.max(1, Math.floor(index.size / 401));
+  for (let id = 1; points.length < 400 && id <= index.size; id += step) {
+    if (!Number.isNaN(index.lat[id]!)) points.push(id);
+  }
+  for (const radius of [10, 25, 50]) {
+    for (const [name, facets] of [["heap", []], ["sorted+facet", ["state"]]] as const) {
+      const times: number[] = [];
+      let total = 0;
+      // Two slightly moved points per provider: no result set is reused.
+      for (let round = 0; round < 2; round++) {
+        for (const id of points) {
+          const near = {
+            lat: index.lat[id]! + round * 0.001,
+            lon: index.lon[id]! + round * 0.001,
+            radius,
+            unit: "km" as const,
+          };
+          const started = performance.now();
+          const page = store.search(searchQuery({
+            near,
+            sort: "distance",
+            includeDeactivated: false,
+            limit: 10,
+            facets: [...facets],
+          }));
+          times.push(performance.now() - started);
+          total += page.total;
+        }
+      }
+      console.log(
+        `near ${radius} km ${name.padEnd(13)} ${percentiles(times)}  mean total ${
+          Math.round(total / times.length)
+        }`,
+      );
+    }
+  }
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  const now = new Date();
+  const recent = (days: number) =>
+    new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
+  for (
+    const value of [
+      `ge${recent(7)}`,
+      `ge${recent(60)}`,
+      `ge${recent(700)}`,
+      "2019-05",
+      "2015",
+      "lt2015",
+      "ne2020",
+    ]
+  ) {
+    const days = dateCondition(value);
+    const times: number[] = [];
+    let n = 0;
+    for (let r = 0; r < 20; r++) {
+      const started = performance.now();
+      n = updatedIds(days, { db, index }).length;
+      times.push(performance.now() - started);
+    }
+    console.log(
+      `_lastUpdated=${value.padEnd(14)} ${String(n).padStart(9)} ids  ${percentiles(times)}`,
+    );
+  }
+  store.close();
+}

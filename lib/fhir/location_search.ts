@@ -1,0 +1,384 @@
+/**
+ * The secondary practice locations a Location search finds, from the
+ * secondary location columns (`lib/store/location_columns.ts`): one pass
+ * over them tests each row's place (state, city, postal code, `address`,
+ * `near`) and its owner (in use, an organization when asked, one of the
+ * `organization`s or `organization.name`s, its `_lastUpdated` day), counts
+ * the matches and keeps the page after the cursor's key. The directory
+ * merges them with the primary locations the engine finds, by the same
+ * order: owner rank then position, or distance, owner rank, position.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { type LocationColumns, readLocationColumns } from "../store/location_columns.ts";
+import type { SearchIndex } from "../index/reader.ts";
+import { cellOf, cellsIn, FIELD } from "../index/fields.ts";
+import { MAX_DAY } from "../index/updated.ts";
+import { unionAll } from "../index/sorted.ts";
+import { distance } from "../geo/zip.ts";
+import { boundingBoxes } from "../search/geometry.ts";
+import type { AddressMatch, NameMatch, NearMatch, PostalMatch } from "../search/query.ts";
+import type { DaySet } from "./date_search.ts";
+
+/** What a secondary location search reads. */
+export interface LocationSource {
+  columns: LocationColumns;
+  index: SearchIndex;
+  db: DatabaseSync;
+}
+
+const sources = new WeakMap<object, LocationSource | null>();
+
+/** The secondary location columns of a store that has them, loaded once; `null` otherwise. */
+export function locationSource(store: object): LocationSource | null {
+  if (sources.has(store)) return sources.get(store)!;
+  const sqlite = store as { db?: DatabaseSync; index?: SearchIndex };
+  let source: LocationSource | null = null;
+  if (sqlite.db && "index" in sqlite) {
+    const columns = readLocationColumns(sqlite.db);
+    if (columns) source = { columns, index: sqlite.index!, db: sqlite.db };
+  }
+  sources.set(store, source);
+  return source;
+}
+
+/** The filters of a Location search, as the secondary rows are tested. */
+export interface SecondaryFilter {
+  states: string[] | null;
+  cities: string[] | null;
+  postal: PostalMatch | null;
+  addresses: AddressMatch[] | null;
+  near: NearMatch | null;
+  /** Owner NPIs (`organization`, `_id`); `null` for any. */
+  npis: string[] | null;
+  /** The exact Location ids asked for (`_id`); `null` for any. */
+  ids: string[] | null;
+  organizationNames: NameMatch[] | null;
+  updated: DaySet | null;
+  /** The owner's flag test. */
+  mask: number;
+  value: number;
+}
+
+/** A sort key: `[owner id, position]`, or `[distance, owner id, position]` with `near`. */
+export type LocationKey = number[];
+
+/** Whether key `a` sorts after key `b`. */
+export function keyAfter(a: LocationKey, b: LocationKey): boolean {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i]! !== b[i]!) return a[i]! > b[i]!;
+  }
+  return false;
+}
+
+/** A page of secondary rows: the exact total, the rows and their keys. */
+export interface SecondaryPage {
+  total: number;
+  rows: number[];
+  keys: LocationKey[];
+}
+
+function ownerIds(source: LocationSource, filter: SecondaryFilter): Set<number> | null {
+  let owners: Set<number> | null = null;
+  if (filter.npis) {
+    const lookup = source.db.prepare("SELECT id FROM provider_npi WHERE npi = ?");
+    owners = new Set(
+      filter.npis.flatMap((npi) => {
+        const row = lookup.get(Number(npi)) as { id: number } | undefined;
+        return row ? [row.id] : [];
+      }),
+    );
+  }
+  if (filter.organizationNames) {
+    const { index } = source;
+    const named = unionAll(
+      filter.organizationNames.map((m) =>
+        m.prefix ? index.prefix(FIELD.orgKey, m.key) : index.list(FIELD.orgKey, m.key)
+      ),
+      index.size + 1,
+    );
+    const next = new Set<number>();
+    for (const id of named) if (!owners || owners.has(id)) next.add(id);
+    owners = next;
+  }
+  return owners;
+}
+
+/**
+ * The secondary rows meeting `filter`: their number, and the first `limit`
+ * after `after` (`null`: from the start) in key order.
+ *
+ * @example
+ * ```ts
+ * const page = secondaryRows(source, filter, null, 10);
+ * ```
+ */
+export function secondaryRows(
+  source: LocationSource,
+  filter: SecondaryFilter,
+  after: LocationKey | null,
+  limit: number,
+): SecondaryPage {
+  const { columns: c, index } = source;
+  if (
+    !filter.states && !filter.cities && !filter.postal && !filter.addresses && !filter.near &&
+    !filter.npis && !filter.ids && !filter.organizationNames && !filter.updated
+  ) return everyRow(source, filter.mask, filter.value, after, limit);
+  const owners = ownerIds(source, filter);
+  const place = placeTest(c, filter);
+  const wanted = filter.ids ? new Set(filter.ids) : null;
+  let dayOk: Uint8Array | null = null;
+  if (filter.updated) {
+    dayOk = new Uint8Array(MAX_DAY + 1);
+    for (const [from, to] of filter.updated) dayOk.fill(1, from, Math.min(MAX_DAY + 1, to));
+  }
+  const days = dayOk ? index.updated : null;
+  const flags = index.flags;
+  const near = filter.near;
+  const boxes = near ? boundingBoxes(near) : null;
+  let total = 0;
+  const found: { row: number; key: LocationKey }[] = [];
+  const candidates = candidateRows(c, filter, boxes, owners);
+  const count = candidates ? candidates.length : c.ids.length;
+  for (let i = 0; i < count; i++) {
+    const k = candidates ? candidates[i]! : i;
+    const id = c.ids[k]!;
+    if (boxes) {
+      const lat = c.lat[k]!, lon = c.lon[k]!;
+      if (
+        Number.isNaN(lat) ||
+        !boxes.some((b) => lat >= b.minLat && lat <= b.maxLat && lon >= b.minLon && lon <= b.maxLon)
+      ) continue;
+    }
+    if ((flags[id]! & filter.mask) !== filter.value) continue;
+    if (owners && !owners.has(id)) continue;
+    if (dayOk && dayOk[days![id]!] !== 1) continue;
+    if (place && !place(k)) continue;
+    let key: LocationKey;
+    if (near) {
+      const d = distance(near.lat, near.lon, c.lat[k]!, c.lon[k]!, near.unit);
+      if (d > near.radius) continue;
+      key = [d, id, c.positions[k]!];
+    } else key = [id, c.positions[k]!];
+    if (wanted && !wanted.has(`${npiOf(source, id)}-${c.positions[k]}`)) continue;
+    total++;
+    if (after && !keyAfter(key, after)) continue;
+    if (!near && found.length >= limit) continue; // Rows are in key order without `near`.
+    found.push({ row: k, key });
+  }
+  if (near) {
+    found.sort((a, b) => (keyAfter(a.key, b.key) ? 1 : keyAfter(b.key, a.key) ? -1 : 0));
+  }
+  const page = found.slice(0, limit);
+  return { total, rows: page.map((f) => f.row), keys: page.map((f) => f.key) };
+}
+
+const rowCounts = new WeakMap<LocationSource, Map<number, number>>();
+
+/**
+ * A search with no filter but the owners' flags: the total counted once per
+ * flag test, the page from the first row after the key.
+ */
+function everyRow(
+  source: LocationSource,
+  mask: number,
+  value: number,
+  after: LocationKey | null,
+  limit: number,
+): SecondaryPage {
+  const { ids, positions } = source.columns;
+  const flags = source.index.flags;
+  let counts = rowCounts.get(source);
+  if (!counts) rowCounts.set(source, counts = new Map());
+  let total = counts.get(mask * 256 + value);
+  if (total === undefined) {
+    total = 0;
+    for (let k = 0; k < ids.length; k++) if ((flags[ids[k]!]! & mask) === value) total++;
+    counts.set(mask * 256 + value, total);
+  }
+  let k = 0;
+  if (after) {
+    k = firstRowOf(ids, after[0]!);
+    while (k < ids.length && ids[k] === after[0] && positions[k]! <= after[1]!) k++;
+  }
+  const rows: number[] = [], keys: LocationKey[] = [];
+  for (; k < ids.length && rows.length < limit; k++) {
+    if ((flags[ids[k]!]! & mask) !== value) continue;
+    rows.push(k);
+    keys.push([ids[k]!, positions[k]!]);
+  }
+  return { total, rows, keys };
+}
+
+/** Row numbers grouped by a small value: `rows[offsets[v]..offsets[v + 1])`, ascending. */
+interface Groups {
+  offsets: Uint32Array;
+  rows: Uint32Array;
+}
+
+function group(values: ArrayLike<number>, max: number): Groups {
+  const offsets = new Uint32Array(max + 2);
+  for (let k = 0; k < values.length; k++) offsets[values[k]! + 1]!++;
+  for (let v = 1; v < offsets.length; v++) offsets[v]! += offsets[v - 1]!;
+  const rows = new Uint32Array(values.length);
+  const next = offsets.slice(0, max + 1);
+  for (let k = 0; k < values.length; k++) rows[next[values[k]!]!++] = k;
+  return { offsets, rows };
+}
+
+const byCell = new WeakMap<LocationColumns, Groups>();
+const byState = new WeakMap<LocationColumns, Groups>();
+const byCity = new WeakMap<LocationColumns, Groups>();
+
+/** Owners looked up by range (binary search) while there are at most this many. */
+const MAX_OWNER_RANGES = 5_000;
+
+/** The first row of owner `id` (or where it would be) in the sorted owner column. */
+function firstRowOf(ids: Uint32Array, id: number): number {
+  let lo = 0, hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The rows of each 0.25° cell (the index's cells; value 0 for rows without a position). */
+function cellGroups(c: LocationColumns): Groups {
+  let groups = byCell.get(c);
+  if (!groups) {
+    const cells = new Uint32Array(c.ids.length);
+    for (let k = 0; k < cells.length; k++) {
+      if (!Number.isNaN(c.lat[k]!)) cells[k] = cellOf(c.lat[k]!, c.lon[k]!) + 1;
+    }
+    byCell.set(c, groups = group(cells, 720 * 1440));
+  }
+  return groups;
+}
+
+/**
+ * The rows worth testing, ascending: those in the cells of the `near`
+ * boxes, or of the wanted states; `null` for every row.
+ */
+function candidateRows(
+  c: LocationColumns,
+  filter: SecondaryFilter,
+  boxes: ReturnType<typeof boundingBoxes> | null,
+  owners: Set<number> | null,
+): Uint32Array | null {
+  let groups: Groups, values: number[];
+  if (boxes) {
+    groups = cellGroups(c);
+    values = [...new Set(boxes.flatMap((b) => cellsIn(b)))].map((cell) => cell + 1);
+  } else if (owners && owners.size <= MAX_OWNER_RANGES) {
+    // Rows are in owner order: each owner's rows are one range.
+    const out: number[] = [];
+    for (const id of [...owners].sort((a, b) => a - b)) {
+      for (let k = firstRowOf(c.ids, id); k < c.ids.length && c.ids[k] === id; k++) out.push(k);
+    }
+    return Uint32Array.from(out);
+  } else if (filter.cities) {
+    groups = byCity.get(c) ?? group(c.city, c.cities.length);
+    byCity.set(c, groups);
+    values = filter.cities.map((s) => cityNumbers(c).get(s) ?? 0).filter((v) => v > 0);
+  } else if (filter.states) {
+    groups = byState.get(c) ?? group(c.state, c.states.length);
+    byState.set(c, groups);
+    values = filter.states.map((s) => c.states.indexOf(s)).filter((v) => v > 0);
+  } else return null;
+  let n = 0;
+  for (const v of values) n += groups.offsets[v + 1]! - groups.offsets[v]!;
+  const out = new Uint32Array(n);
+  let at = 0;
+  for (const v of values) {
+    const part = groups.rows.subarray(groups.offsets[v]!, groups.offsets[v + 1]!);
+    out.set(part, at);
+    at += part.length;
+  }
+  return values.length > 1 ? out.sort() : out;
+}
+
+const cityMaps = new WeakMap<LocationColumns, Map<string, number>>();
+
+/** City name to dictionary number (built once). */
+function cityNumbers(c: LocationColumns): Map<string, number> {
+  let map = cityMaps.get(c);
+  if (!map) cityMaps.set(c, map = new Map(c.cities.map((name, k) => [name, k])));
+  return map;
+}
+
+/** Marks the dictionary entries `keep` accepts. */
+function marks(values: readonly string[], keep: (v: string) => boolean): Uint8Array {
+  return Uint8Array.from(values, (v) => (v !== "" && keep(v) ? 1 : 0));
+}
+
+/** ZIP ranges `[from, to)` of five-digit prefixes, as the `zip5` column's numbers (value + 1). */
+function zipRanges(prefixes: readonly string[]): [number, number][] {
+  return prefixes.map((p) => {
+    const scale = 10 ** (5 - p.length);
+    return [Number(p) * scale + 1, (Number(p) + 1) * scale + 1];
+  });
+}
+
+/**
+ * The test of a row's place (state, city, postal codes, `address`), on
+ * dictionary numbers and ZIP numbers; `null` when the filter has none.
+ */
+function placeTest(
+  c: LocationColumns,
+  filter: SecondaryFilter,
+): ((k: number) => boolean) | null {
+  const tests: ((k: number) => boolean)[] = [];
+  if (filter.states) {
+    const ok = marks(c.states, (s) => filter.states!.includes(s));
+    tests.push((k) => ok[c.state[k]!] === 1);
+  }
+  if (filter.cities) {
+    const wanted = new Set(filter.cities.map((s) => cityNumbers(c).get(s) ?? -1));
+    tests.push((k) => wanted.has(c.city[k]!));
+  }
+  const inRanges = (ranges: [number, number][], zip: number) =>
+    ranges.some(([from, to]) => zip >= from && zip < to);
+  if (filter.postal) {
+    const p = filter.postal;
+    const zip5 = new Set(p.zip5.map((z) => Number(z) + 1));
+    const zip9 = new Set(p.exact.map((z) => Number(z) + 1));
+    const ranges = zipRanges(p.prefixes);
+    tests.push((k) =>
+      zip5.has(c.zip5[k]!) || zip9.has(c.zip9[k]!) ||
+      (c.zip5[k] !== 0 && inRanges(ranges, c.zip5[k]!))
+    );
+  }
+  if (filter.addresses) {
+    const a = filter.addresses;
+    const cityOk = marks(c.cities, (s) => a.some((m) => m.city !== null && s.startsWith(m.city)));
+    const stateOk = marks(c.states, (s) => a.some((m) => m.state === s));
+    const ranges = zipRanges(a.flatMap((m) => (m.zip ? [m.zip] : [])));
+    tests.push((k) =>
+      cityOk[c.city[k]!] === 1 || stateOk[c.state[k]!] === 1 ||
+      (c.zip5[k] !== 0 && inRanges(ranges, c.zip5[k]!))
+    );
+  }
+  if (tests.length === 0) return null;
+  return (k) => tests.every((t) => t(k));
+}
+
+const npiCache = new WeakMap<LocationSource, Map<number, string>>();
+
+/** The NPI of provider `id` (for `_id` tests). */
+function npiOf(source: LocationSource, id: number): string {
+  let cache = npiCache.get(source);
+  if (!cache) npiCache.set(source, cache = new Map());
+  let npi = cache.get(id);
+  if (npi === undefined) {
+    const row = source.db.prepare("SELECT npi FROM provider WHERE id = ?").get(id) as
+      | { npi: number }
+      | undefined;
+    npi = row ? String(row.npi) : "";
+    if (cache.size > 10_000) cache.clear();
+    cache.set(id, npi);
+  }
+  return npi;
+}

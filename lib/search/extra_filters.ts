@@ -1,0 +1,141 @@
+/**
+ * The id lists of a query's {@linkcode ExtraFilter}s: last-update day
+ * ranges (FHIR `_lastUpdated`), any term of a posting field (FHIR
+ * `partof`), and providers holding none of some taxonomy codes (FHIR
+ * Organization `type=fac`). Each becomes a {@linkcode FilterList} that the
+ * engine intersects with the query's other lists.
+ *
+ * A day range is answered from the month lists it touches when they hold
+ * few providers (a recent week: one or two months' lists, filtered by the
+ * day column), else by one pass over the day column (2 bytes a provider).
+ * Long lists are kept in the engine's filter cache.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { ExtraFilter } from "./query.ts";
+import { type FilterCache, type FilterList, filterList } from "./filter_lists.ts";
+import type { SearchIndex } from "../index/reader.ts";
+import { FIELD } from "../index/fields.ts";
+import { MAX_DAY, monthDays } from "../index/updated.ts";
+import { unionAll } from "../index/sorted.ts";
+
+/** What the filters read: the connection, the index and the cache of long filter lists. */
+export interface ExtraFilterContext {
+  db: DatabaseSync;
+  index: SearchIndex;
+  filterLists?: FilterCache;
+}
+
+/** Month lists are read instead of the whole day column while they hold under 1/this of all ids. */
+const MONTHS_BELOW = 8;
+
+/** Filter lists of more bytes than this are not cached (a range matching most of the registry). */
+const MAX_CACHED_BYTES = 16 * 1024 * 1024;
+
+const monthSizes = new WeakMap<SearchIndex, [string, number][]>();
+
+/** Each month's list length (SQLite answers `length()` of a blob without reading it). */
+function monthCounts(ctx: ExtraFilterContext): [string, number][] {
+  let counts = monthSizes.get(ctx.index);
+  if (!counts) {
+    counts = (ctx.db.prepare(
+      "SELECT term, length(ids) / 4 AS n FROM posting WHERE field = ? ORDER BY term",
+    ).all(FIELD.updatedMonth) as { term: string; n: number }[]).map((r) => [r.term, r.n]);
+    monthSizes.set(ctx.index, counts);
+  }
+  return counts;
+}
+
+/**
+ * The ids whose last-update day is in one of `days` (`[from, to)` day
+ * numbers), in id order.
+ *
+ * @example
+ * ```ts
+ * const ids = updatedIds([[19723, 19754]], ctx); // updated in January 2024
+ * ```
+ */
+export function updatedIds(
+  days: readonly [number, number][],
+  ctx: ExtraFilterContext,
+): Uint32Array {
+  const { index } = ctx;
+  const allowed = new Uint8Array(MAX_DAY + 1);
+  for (const [from, to] of days) allowed.fill(1, Math.max(1, from), Math.min(MAX_DAY + 1, to));
+  const months: string[] = [];
+  let covered = 0;
+  for (const [term, n] of monthCounts(ctx)) {
+    const [first, end] = monthDays(term);
+    if (days.some(([from, to]) => from < end && first < to)) {
+      months.push(term);
+      covered += n;
+    }
+  }
+  const column = index.updated;
+  if (covered * MONTHS_BELOW < index.size) {
+    const candidates = unionAll(
+      months.map((m) => index.list(FIELD.updatedMonth, m)),
+      index.size + 1,
+    );
+    const out = new Uint32Array(candidates.length);
+    let n = 0;
+    for (let i = 0; i < candidates.length; i++) {
+      const id = candidates[i]!;
+      if (allowed[column[id]!] === 1) out[n++] = id;
+    }
+    return out.slice(0, n);
+  }
+  const out = new Uint32Array(covered);
+  let n = 0;
+  for (let id = 1; id <= index.size; id++) {
+    if (allowed[column[id]!] === 1) out[n++] = id;
+  }
+  return out.subarray(0, n);
+}
+
+/** The ids with `(flags & mask) === value` holding none of `codes`. */
+function withoutCodes(
+  filter: Extract<ExtraFilter, { kind: "without_codes" }>,
+  index: SearchIndex,
+): Uint32Array {
+  const excluded = new Set(filter.codes.map((c) => index.codes.indexOf(c)).filter((k) => k > 0));
+  const flags = index.flags, offsets = index.taxOffsets, codes = index.taxCodes;
+  const out: number[] = [];
+  for (let id = 1; id <= index.size; id++) {
+    if ((flags[id]! & filter.mask) !== filter.value) continue;
+    let keep = true;
+    for (let k = offsets[id]!; k < offsets[id + 1]! && keep; k++) {
+      if (excluded.has(codes[k]!)) keep = false;
+    }
+    if (keep) out.push(id);
+  }
+  return Uint32Array.from(out);
+}
+
+/**
+ * The filter list of one extra filter; long ones are taken from and kept in
+ * the context's filter cache.
+ *
+ * @example
+ * ```ts
+ * const list = extraFilterList({ kind: "updated", days: [[19723, 19754]] }, ctx);
+ * list.ids.length; // providers last updated in January 2024
+ * ```
+ */
+export function extraFilterList(filter: ExtraFilter, ctx: ExtraFilterContext): FilterList {
+  const universe = ctx.index.size + 1;
+  if (filter.kind === "terms") {
+    const ids = unionAll(filter.terms.map((t) => ctx.index.list(filter.field, t)), universe);
+    return { ids, bits: null, bytes: ids.byteLength };
+  }
+  const key = `extra:${JSON.stringify(filter)}`;
+  const hit = ctx.filterLists?.get(key);
+  if (hit) return hit;
+  const ids = filter.kind === "updated"
+    ? updatedIds(filter.days, ctx)
+    : withoutCodes(filter, ctx.index);
+  const list = filterList(ids, universe);
+  if (list.bits && list.bytes <= MAX_CACHED_BYTES) ctx.filterLists?.set(key, list);
+  return list;
+}

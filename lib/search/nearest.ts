@@ -1,0 +1,148 @@
+/**
+ * One page of a `near` search sorted by distance, without sorting the whole
+ * result: one pass over the candidates counts every provider within the
+ * radius (the exact total) and keeps the page's nearest in a bounded
+ * max-heap keyed by (distance, id), after the cursor's key. A candidate
+ * outside the circle's bounding box is dropped before its great-circle
+ * distance is computed. The order and the keys are those of the full sort
+ * (distance, then id), so cursors are interchangeable with it.
+ *
+ * @module
+ */
+import { distance } from "../geo/zip.ts";
+import type { NearMatch } from "./query.ts";
+import { boundingBoxes } from "./geometry.ts";
+import { checkWatch, type Watch } from "../deadline.ts";
+
+/** The columns a nearest page reads. */
+export interface NearestColumns {
+  flags: Uint8Array;
+  lat: Float32Array;
+  lon: Float32Array;
+}
+
+/** What to page: the point, the flag test, where the page starts and its size. */
+export interface NearestRequest {
+  near: NearMatch;
+  mask: number;
+  value: number;
+  /** The key (distance, id) of the last result of the previous page; `null` on the first. */
+  after: readonly number[] | null;
+  /** Results skipped before the page (offset paging; 0 with a cursor). */
+  skip: number;
+  limit: number;
+}
+
+/** A page: the exact total within the radius, and the page's ids with their distances. */
+export interface NearestPage {
+  total: number;
+  ids: number[];
+  distances: number[];
+}
+
+/** Long loops check their watch once every this many candidates. */
+const CHECK_EVERY = 0xffff;
+
+/**
+ * A max-heap of at most `capacity` (distance, id) pairs: the smallest seen.
+ */
+class BoundedHeap {
+  readonly d: Float64Array;
+  readonly id: Uint32Array;
+  size = 0;
+  constructor(readonly capacity: number) {
+    this.d = new Float64Array(capacity);
+    this.id = new Uint32Array(capacity);
+  }
+
+  /** Whether (da, ia) sorts after (db, ib). */
+  static #after(da: number, ia: number, db: number, ib: number): boolean {
+    return da > db || (da === db && ia > ib);
+  }
+
+  /** Offers a pair; kept when there is room or it sorts before the largest kept. */
+  offer(dist: number, id: number): void {
+    const { d, id: ids } = this;
+    if (this.size < this.capacity) {
+      let i = this.size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!BoundedHeap.#after(dist, id, d[parent]!, ids[parent]!)) break;
+        d[i] = d[parent]!;
+        ids[i] = ids[parent]!;
+        i = parent;
+      }
+      d[i] = dist;
+      ids[i] = id;
+      return;
+    }
+    if (this.capacity === 0 || !BoundedHeap.#after(d[0]!, ids[0]!, dist, id)) return;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= this.size) break;
+      const right = left + 1;
+      let child = left;
+      if (right < this.size && BoundedHeap.#after(d[right]!, ids[right]!, d[left]!, ids[left]!)) {
+        child = right;
+      }
+      if (!BoundedHeap.#after(d[child]!, ids[child]!, dist, id)) break;
+      d[i] = d[child]!;
+      ids[i] = ids[child]!;
+      i = child;
+    }
+    d[i] = dist;
+    ids[i] = id;
+  }
+
+  /** The kept pairs, nearest first. */
+  sorted(): { d: number[]; id: number[] } {
+    const order = Array.from({ length: this.size }, (_, k) => k);
+    order.sort((a, b) => this.d[a]! - this.d[b]! || this.id[a]! - this.id[b]!);
+    return { d: order.map((k) => this.d[k]!), id: order.map((k) => this.id[k]!) };
+  }
+}
+
+/**
+ * The page of `candidates` (sorted ids) nearest to the point after the
+ * cursor key, and how many candidates passing the flag test lie within the
+ * radius.
+ *
+ * @example
+ * ```ts
+ * const page = nearestPage(ids, index, { near, mask: 1, value: 1, after: null, skip: 0, limit: 10 });
+ * ```
+ */
+export function nearestPage(
+  candidates: Uint32Array,
+  columns: NearestColumns,
+  request: NearestRequest,
+  watch: Watch = {},
+): NearestPage {
+  const { near, mask, value, after } = request;
+  const { flags, lat: lats, lon: lons } = columns;
+  const boxes = boundingBoxes(near);
+  const box = boxes.length === 1 ? boxes[0]! : null;
+  const heap = new BoundedHeap(request.skip + request.limit);
+  const afterD = after ? after[0]! : -1, afterId = after ? after[1] ?? 0 : 0;
+  let total = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    if ((i & CHECK_EVERY) === 0) checkWatch(watch);
+    const id = candidates[i]!;
+    if ((flags[id]! & mask) !== value) continue;
+    const lat = lats[id]!, lon = lons[id]!;
+    if (Number.isNaN(lat)) continue;
+    if (box) {
+      if (lat < box.minLat || lat > box.maxLat || lon < box.minLon || lon > box.maxLon) continue;
+    } else if (
+      !boxes.some((b) => lat >= b.minLat && lat <= b.maxLat && lon >= b.minLon && lon <= b.maxLon)
+    ) continue;
+    const d = distance(near.lat, near.lon, lat, lon, near.unit);
+    if (d > near.radius) continue;
+    total++;
+    if (after && (d < afterD || (d === afterD && id <= afterId))) continue;
+    heap.offer(d, id);
+  }
+  const { d, id } = heap.sorted();
+  return { total, ids: id.slice(request.skip), distances: d.slice(request.skip) };
+}
