@@ -40,7 +40,43 @@ export const FIELD = {
   credential: 15,
   /** Initials of a person's first and middle names (`p`, `b` for PAUL BYRON). */
   initial: 16,
+  /** Mailing address state, upper case (derived from a column, as {@linkcode FIELD.state}). */
+  mailState: 17,
+  /** Mailing address city, whole, folded upper case (as {@linkcode FIELD.city}). */
+  mailCity: 18,
+  /** Mailing address ZIP (5 digits). */
+  mailZip5: 19,
+  /** States of the secondary practice locations (pl file), upper case. */
+  otherState: 20,
+  /** Cities of the secondary practice locations, whole, folded upper case. */
+  otherCity: 21,
+  /** ZIPs (5 digits) of the secondary practice locations. */
+  otherZip5: 22,
+  /**
+   * Providers with two or more secondary practice locations: one term,
+   * {@linkcode MANY_LOCATIONS}. Their city, state and ZIP may come from
+   * different locations, so a match of several criteria is confirmed on
+   * the record.
+   */
+  otherMany: 23,
 } as const;
+
+/** The one term of {@linkcode FIELD.otherMany}. */
+export const MANY_LOCATIONS = "2";
+
+/** The index fields of one kind of address: state, whole city and 5-digit ZIP. */
+export interface PlaceFields {
+  state: number;
+  city: number;
+  zip5: number;
+}
+
+/** The fields of the primary practice location, the mailing address and the secondary locations. */
+export const PLACE_FIELDS: Readonly<Record<"primary" | "mailing" | "secondary", PlaceFields>> = {
+  primary: { state: FIELD.state, city: FIELD.city, zip5: FIELD.zip5 },
+  mailing: { state: FIELD.mailState, city: FIELD.mailCity, zip5: FIELD.mailZip5 },
+  secondary: { state: FIELD.otherState, city: FIELD.otherCity, zip5: FIELD.otherZip5 },
+};
 
 /** Fields whose terms get precomputed prefix lists. */
 export const PREFIXED_FIELDS: readonly number[] = [
@@ -58,6 +94,10 @@ export const TERM_FIELDS: readonly number[] = [
   ...PREFIXED_FIELDS,
   FIELD.credential,
   FIELD.initial,
+  FIELD.otherState,
+  FIELD.otherCity,
+  FIELD.otherZip5,
+  FIELD.otherMany,
 ];
 
 /** Text fields, whose terms make the typo vocabulary. */

@@ -12,7 +12,7 @@
  */
 
 /** Bumped whenever the layout changes; a database of another version is not served. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /**
  * One row per NPI; id is the rank (active first, then by name, then NPI); `record` is the seq of
