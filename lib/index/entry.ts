@@ -206,16 +206,21 @@ export function indexEntry(p: Provider): IndexEntry {
       primary.push(wantPrimary ? 1 : 0);
     }
   }
+  const state = placeState(loc), city = placeCity(loc);
+  const zip = zipNumber(loc?.postal_code?.trim() ?? "");
+  // The mailing address is often the practice location's: its values are reused then.
   const mail = p.mailing_address;
+  const sameCity = mail?.city === loc?.city, sameState = mail?.state === loc?.state;
+  const samePostal = mail?.postal_code === loc?.postal_code;
   return {
     terms,
     flags,
-    state: placeState(loc),
-    city: placeCity(loc),
-    zip: zipNumber(loc?.postal_code?.trim() ?? ""),
-    mailState: placeState(mail),
-    mailCity: placeCity(mail),
-    mailZip: zipNumber(mail?.postal_code?.trim() ?? ""),
+    state,
+    city,
+    zip,
+    mailState: sameState ? state : placeState(mail),
+    mailCity: sameCity ? city : placeCity(mail),
+    mailZip: samePostal ? zip : zipNumber(mail?.postal_code?.trim() ?? ""),
     lat: located ? loc!.lat! : NaN,
     lon: located ? loc!.lon! : NaN,
     codes,
