@@ -369,6 +369,9 @@ Deno.test("[registry] addresses other than the primary practice location", async
     assertEquals(await foundWithTotal("state=MA&postal_code=97301"), [[], 0]);
     assertEquals(await foundWithTotal("state=MA&postal_code=01970&city=salem"), [["twoSalems"], 1]);
     assertEquals(await foundWithTotal("state=MA&postal_code=973011234"), [[], 0]);
+    assertEquals(await foundWithTotal("city=sal*&state=OR"), [["twoSalems"], 1]);
+    assertEquals(await foundWithTotal("city=sal*&state=MA&postal_code=97301"), [[], 0]);
+    assertEquals(await foundWithTotal("city=salem&state=ID"), [[], 0]);
     assertEquals(await foundWithTotal("state=OR&postal_code=973011234"), [["twoSalems"], 1]);
   });
   await t.step("LOCATION and PRIMARY: the primary location only", async () => {

@@ -8,7 +8,7 @@
  */
 import type { Address, Provider } from "../provider.ts";
 import { foldText, nameKey, nameTokens } from "../text/fold.ts";
-import { FIELD, FLAG, MANY_LOCATIONS } from "./fields.ts";
+import { FIELD, FLAG, MANY_LOCATIONS, stateCityTerm } from "./fields.ts";
 import { digitsValue } from "../text/digits.ts";
 import { credentialTokens } from "../text/credentials.ts";
 
@@ -131,19 +131,22 @@ export function placeZip5(a: Address | null): string | null {
 
 /**
  * The posting terms a secondary practice location (pl file) adds to its
- * provider: its state, city and ZIP.
+ * provider: its state, city and ZIP, and its state and city together.
  *
  * @example
  * ```ts
  * locationTerms({ city: "Rockville", state: "MD", postal_code: "20852" } as Address);
- * // [FIELD.otherState, "MD", FIELD.otherCity, "ROCKVILLE", FIELD.otherZip5, "20852"]
+ * // [FIELD.otherState, "MD", FIELD.otherCity, "ROCKVILLE", FIELD.otherZip5, "20852",
+ * //  FIELD.otherStateCity, "MD|ROCKVILLE"]
  * ```
  */
 export function locationTerms(a: Address): (number | string)[] {
   const terms: (number | string)[] = [];
-  push(terms, FIELD.otherState, [placeState(a) ?? ""]);
-  push(terms, FIELD.otherCity, [placeCity(a) ?? ""]);
+  const state = placeState(a), city = placeCity(a);
+  push(terms, FIELD.otherState, [state ?? ""]);
+  push(terms, FIELD.otherCity, [city ?? ""]);
   push(terms, FIELD.otherZip5, [placeZip5(a) ?? ""]);
+  if (state && city) push(terms, FIELD.otherStateCity, [stateCityTerm(state, city)]);
   return terms;
 }
 

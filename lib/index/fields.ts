@@ -56,10 +56,29 @@ export const FIELD = {
    * Providers with two or more secondary practice locations: one term,
    * {@linkcode MANY_LOCATIONS}. Their city, state and ZIP may come from
    * different locations, so a match of several criteria is confirmed on
-   * the record.
+   * the record (except city and state: {@linkcode FIELD.otherStateCity}).
    */
   otherMany: 23,
+  /**
+   * State and city of each secondary practice location as one term
+   * (`MD|BALTIMORE`, see {@linkcode stateCityTerm}): a city and a state of
+   * one and the same location, whatever the other locations.
+   */
+  otherStateCity: 24,
 } as const;
+
+/**
+ * The {@linkcode FIELD.otherStateCity} term of a state and a city (or city
+ * prefix), both as indexed.
+ *
+ * @example
+ * ```ts
+ * stateCityTerm("MD", "BALTIMORE"); // "MD|BALTIMORE"
+ * ```
+ */
+export function stateCityTerm(state: string, city: string): string {
+  return `${state}|${city}`;
+}
 
 /** The one term of {@linkcode FIELD.otherMany}. */
 export const MANY_LOCATIONS = "2";
@@ -98,6 +117,7 @@ export const TERM_FIELDS: readonly number[] = [
   FIELD.otherCity,
   FIELD.otherZip5,
   FIELD.otherMany,
+  FIELD.otherStateCity,
 ];
 
 /** Text fields, whose terms make the typo vocabulary. */

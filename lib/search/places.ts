@@ -5,15 +5,17 @@
  * practice location's and the mailing address's are one value per
  * provider, so intersecting a kind's lists finds the providers one address
  * of that kind matches, exactly. A provider's secondary locations share
- * their fields, so for several criteria the lists cannot tell whether one
- * and the same location meets them all when it has two or more locations
- * (`FIELD.otherMany`): those providers, and a ZIP+4 or a long ZIP prefix
- * outside the primary location (the lists hold 5-digit ZIPs), are
- * candidates the records decide ({@linkcode PlaceCandidates.unsure}).
+ * their fields; a city with a state is looked up as one term of a location
+ * (`FIELD.otherStateCity`), but for a ZIP with a city or a state the lists
+ * cannot tell whether one and the same location meets them all when the
+ * provider has two or more locations (`FIELD.otherMany`): those providers,
+ * and a ZIP+4 or a long ZIP prefix outside the primary location (the lists
+ * hold 5-digit ZIPs), are candidates the records decide
+ * ({@linkcode PlaceCandidates.unsure}).
  *
  * @module
  */
-import { FIELD, MANY_LOCATIONS, PLACE_FIELDS } from "../index/fields.ts";
+import { FIELD, MANY_LOCATIONS, PLACE_FIELDS, stateCityTerm } from "../index/fields.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { intersect, intersectAll, subtract, unionAll } from "../index/sorted.ts";
 import type { PlaceMatch } from "./query.ts";
@@ -58,22 +60,37 @@ export function placeCandidates(
 ): PlaceCandidates {
   const universe = index.size + 1;
   const sure: Uint32Array[] = [], unsure: Uint32Array[] = [];
-  const criteria = (place.city !== null ? 1 : 0) + (place.state !== null ? 1 : 0) +
-    (place.postal !== null ? 1 : 0);
-  if (criteria === 0) throw new RangeError("A place match needs a city, a state or a postal code");
+  if (place.city === null && place.state === null && place.postal === null) {
+    throw new RangeError("A place match needs a city, a state or a postal code");
+  }
   for (const kind of KINDS[place.scope]) {
     const fields = PLACE_FIELDS[kind];
     const lists: Uint32Array[] = [];
     let exact = true;
-    if (place.city !== null) {
-      const city = place.city;
+    // Criteria whose lists may each come from another secondary location.
+    let separate = 0;
+    const { city, state } = place;
+    if (city !== null && state !== null && kind === "secondary") {
+      const prefix = city.endsWith("*");
+      const term = stateCityTerm(state, prefix ? city.slice(0, -1) : city);
       lists.push(
-        city.endsWith("*")
-          ? index.prefix(fields.city, city.slice(0, -1))
-          : index.list(fields.city, city),
+        prefix ? index.prefix(FIELD.otherStateCity, term) : index.list(FIELD.otherStateCity, term),
       );
+      separate++;
+    } else {
+      if (city !== null) {
+        lists.push(
+          city.endsWith("*")
+            ? index.prefix(fields.city, city.slice(0, -1))
+            : index.list(fields.city, city),
+        );
+        separate++;
+      }
+      if (state !== null) {
+        lists.push(index.list(fields.state, state));
+        separate++;
+      }
     }
-    if (place.state !== null) lists.push(index.list(fields.state, place.state));
     if (place.postal !== null) {
       const { digits, prefix } = place.postal;
       if (prefix && digits.length <= 5) lists.push(index.prefix(fields.zip5, digits));
@@ -84,10 +101,11 @@ export function placeCandidates(
         lists.push(index.list(fields.zip5, digits.slice(0, 5)));
         exact = false;
       }
+      separate++;
     }
     const part = intersectAll(lists);
     if (!exact) unsure.push(part);
-    else if (kind === "secondary" && criteria >= 2) {
+    else if (kind === "secondary" && separate >= 2) {
       const many = index.list(FIELD.otherMany, MANY_LOCATIONS);
       unsure.push(intersect(part, many));
       sure.push(subtract(part, many));
