@@ -25,6 +25,7 @@ export const COLD_CLASSES = [
   "city_browse",
   "detail",
   "registry_api",
+  "registry_api_address",
   "fhir_family",
   "fhir_location_near",
   "fhir_role_specialty_state",
@@ -252,6 +253,11 @@ function* candidates(
       case "registry_api":
         yield registryPath(p, providers, rng);
         break;
+      case "registry_api_address": {
+        const path = registryAddressPath(rng.pick(withZip), rng);
+        if (path) yield path;
+        break;
+      }
       // The FHIR directory on the same engine: its own classes, same targets.
       case "fhir_family":
         yield `/fhir/Practitioner?family=${enc(last)}`;
@@ -358,6 +364,29 @@ function registryPath(p: HarvestedProvider, providers: readonly HarvestedProvide
     return `${REGISTRY}&taxonomy_description=${enc(s)}&postal_code=${other.zip}${limit}`;
   }
   return `${REGISTRY}&last_name=${last}&state=${state}${limit}`;
+}
+
+/**
+ * An NPI Registry API call by address, the criteria that, without
+ * `address_purpose`, look at every address of a provider (primary location,
+ * mailing address, each secondary location): city and state, then a ZIP,
+ * a city and state with a specialty, a ZIP prefix with a last name, and
+ * one in ten restricted to the mailing address or the secondary locations.
+ */
+function registryAddressPath(p: HarvestedProvider, rng: Rng): string | null {
+  if (!p.city || !p.state || !p.zip) return null;
+  const limit = rng.chance(0.5) ? "" : "&limit=200";
+  const purpose = rng.chance(0.1) ? `&address_purpose=${rng.pick(["MAILING", "SECONDARY"])}` : "";
+  const roll = rng.int(10);
+  const place = `city=${enc(p.city)}&state=${p.state}`;
+  let criteria: string;
+  if (roll < 4) criteria = `${place}&skip=${rng.int(5) * 10}`;
+  else if (roll < 6) criteria = `postal_code=${p.zip}`;
+  else if (roll < 8 && p.specialties[0]) {
+    criteria = `${place}&taxonomy_description=${enc(p.specialties[0])}`;
+  } else if (p.last) criteria = `postal_code=${p.zip.slice(0, 3)}*&last_name=${p.last}`;
+  else criteria = `${place}&enumeration_type=NPI-2`;
+  return `${REGISTRY}&${criteria}${purpose}${limit}`;
 }
 
 /**

@@ -2,8 +2,10 @@
  * Fixture records for the NPI Registry API tests: the providers of the
  * documented example responses (`the shared contract notes, `registry_api_v2.1.md``
  * §4, public NPPES data) written as NPPES file rows, plus providers that
- * tell each matching rule right from wrong, and a block of 1,450 providers
- * for paging loops.
+ * tell each matching rule right from wrong (among them providers whose
+ * mailing address or secondary practice locations lie in another city,
+ * state and ZIP than their primary location), and a block of 1,450
+ * providers for paging loops.
  *
  * @module
  */
@@ -30,6 +32,15 @@ export const REG = {
   roberta: npi("170000003"),
   fowlerGone: npi("170000004"),
   pinnacle: npi("170000005"),
+  /** Practice in DENVER CO 80205; mailing address in PORTLAND ME 04101-1234. */
+  mailAway: npi("170000006"),
+  /** Practice in DENVER CO 80206; one secondary location, in BOISE ID 83702. */
+  boise: npi("170000007"),
+  /**
+   * Practice in DENVER CO 80207; two secondary locations: SALEM OR 97301-1234
+   * and SALEM MA 01970.
+   */
+  twoSalems: npi("170000008"),
 } as const;
 
 /** Providers of the paging block: last name LOOPER, state KS. */
@@ -408,6 +419,51 @@ function mainRows(): string[][] {
       ...taxonomy(1, "261QP2300X", "GA", "5"),
     },
   ];
+  // Addresses elsewhere than the primary practice location.
+  rows.push(
+    {
+      ...person({
+        npi: REG.mailAway,
+        first: "MAXINE",
+        last: "POSTMAN",
+        sex: "F",
+        enumerated: "01/01/2011",
+        updated: "01/01/2021",
+      }),
+      ...location("Practice", { line1: "5 E ST", city: "DENVER", state: "CO", postal: "80205" }),
+      ...location("Mailing", {
+        line1: "PO BOX 77",
+        city: "PORTLAND",
+        state: "ME",
+        postal: "041011234",
+      }),
+      ...taxonomy(1, "207Q00000X", "CO", "6"),
+    },
+    {
+      "NPI": REG.boise,
+      "Entity Type Code": "2",
+      "Provider Organization Name (Legal Business Name)": "BRANCHWORKS CLINIC",
+      "Is Organization Subpart": "N",
+      "Provider Enumeration Date": "01/01/2013",
+      "Last Update Date": "01/01/2022",
+      ...location("Practice", { line1: "6 F ST", city: "DENVER", state: "CO", postal: "80206" }),
+      ...location("Mailing", { line1: "6 F ST", city: "DENVER", state: "CO", postal: "80206" }),
+      ...taxonomy(1, "261QP2300X", "CO", "7"),
+    },
+    {
+      ...person({
+        npi: REG.twoSalems,
+        first: "WANDA",
+        last: "TRAVELER",
+        sex: "F",
+        enumerated: "01/01/2014",
+        updated: "01/01/2023",
+      }),
+      ...location("Practice", { line1: "7 G ST", city: "DENVER", state: "CO", postal: "80207" }),
+      ...location("Mailing", { line1: "7 G ST", city: "DENVER", state: "CO", postal: "80207" }),
+      ...taxonomy(1, "207Q00000X", "CO", "8"),
+    },
+  );
   for (let i = 0; i < LOOPERS; i++) {
     rows.push({
       ...person({
@@ -440,7 +496,19 @@ export async function registryFixtureDatabase(dir: string): Promise<string> {
       "Provider Other Organization Name Type Code": "3",
     }),
   ]);
+  const secondary = (owner: string, line1: string, city: string, state: string, postal: string) =>
+    row(PL_COLUMNS, {
+      "NPI": owner,
+      "Provider Secondary Practice Location Address- Address Line 1": line1,
+      "Provider Secondary Practice Location Address - City Name": city,
+      "Provider Secondary Practice Location Address - State Name": state,
+      "Provider Secondary Practice Location Address - Postal Code": postal,
+      "Provider Secondary Practice Location Address - Country Code (If outside U.S.)": "US",
+    });
   await writeCsv(`${dir}/pl.csv`, PL_COLUMNS, [
+    secondary(REG.boise, "8 H ST", "BOISE", "ID", "83702"),
+    secondary(REG.twoSalems, "9 I ST", "SALEM", "OR", "973011234"),
+    secondary(REG.twoSalems, "10 J ST", "SALEM", "MA", "01970"),
     row(PL_COLUMNS, {
       "NPI": REG.steinberg,
       "Provider Secondary Practice Location Address- Address Line 1": "1 GUSTAVE LEVY PLACE",

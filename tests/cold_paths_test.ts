@@ -39,7 +39,7 @@ Deno.test("[bench] every cold class yields distinct paths from the harvest", () 
     assert(paths.length > 0, `${cls} has paths`);
     assertEquals(new Set(paths).size, paths.length, `${cls} paths are distinct`);
     assert(paths.length <= 200);
-    const root = cls === "registry_api"
+    const root = cls.startsWith("registry_api")
       ? "/api/?version=2.1&"
       : cls.startsWith("fhir_")
       ? "/fhir/"

@@ -2,6 +2,8 @@ import { assert, assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { ImportError, runImport } from "../lib/import/importer.ts";
 import type { Progress } from "../lib/import/progress.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
+import { type PlaceMatch, searchQuery } from "../lib/search/query.ts";
 import { ENDPOINT_COLUMNS, NPIDATA_COLUMNS, PL_COLUMNS } from "../lib/nppes/columns.ts";
 import {
   endpointRows,
@@ -245,6 +247,66 @@ Deno.test("[import] both header spellings are accepted (Provider Gender Code, Is
     const store = openSqliteStore(`${dir}/p.db`);
     assertEquals(store.getProvider(NPI.obrien)?.individual?.sex, "F");
     store.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** The NPIs of the active providers one address of which meets `place`, by the index. */
+function npisAt(db: string, place: Partial<PlaceMatch>): string[] {
+  const store = openSearchableStore(db);
+  try {
+    const query = searchQuery({
+      places: { scope: "any", city: null, state: null, postal: null, ...place },
+      includeDeactivated: false,
+      limit: 100,
+    });
+    const page = store.search(query);
+    const ids = page.hits.map((h) => h.id);
+    return store.getProvidersById(ids).map((r) => r.provider.npi);
+  } finally {
+    store.close();
+  }
+}
+
+Deno.test("[import] --update rebuilds the place fields of secondary locations", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const { db } = await importFixture(dir);
+    assertEquals(npisAt(db, { scope: "secondary", city: "ROCKVILLE", state: "MD" }), [
+      NPI.enkeshafi,
+    ]);
+    // The weekly pl file replaces the NPI's locations with two others.
+    const location = (line1: string, city: string, postal: string) =>
+      row(PL_COLUMNS, {
+        "NPI": NPI.enkeshafi,
+        "Provider Secondary Practice Location Address- Address Line 1": line1,
+        "Provider Secondary Practice Location Address - City Name": city,
+        "Provider Secondary Practice Location Address - State Name": "MD",
+        "Provider Secondary Practice Location Address - Postal Code": postal,
+      });
+    await writeCsv(`${dir}/weekly_pl.csv`, PL_COLUMNS, [
+      location("1 A ST", "GAITHERSBURG", "20877"),
+      location("2 B ST", "BETHESDA", "20814"),
+    ]);
+    await writeCsv(`${dir}/weekly.csv`, NPIDATA_COLUMNS, []);
+    await runImport({
+      db,
+      npi: `${dir}/weekly.csv`,
+      pl: `${dir}/weekly_pl.csv`,
+      update: true,
+      progress: quietProgress(),
+    });
+    assertEquals(npisAt(db, { scope: "secondary", city: "ROCKVILLE" }), []);
+    assertEquals(npisAt(db, { city: "GAITHERSBURG", postal: { digits: "20877", prefix: false } }), [
+      NPI.enkeshafi,
+    ]);
+    assertEquals(npisAt(db, { city: "BETHESDA", state: "MD" }), [NPI.enkeshafi]);
+    // City of one location, ZIP of the other: not one address.
+    assertEquals(
+      npisAt(db, { city: "GAITHERSBURG", postal: { digits: "20814", prefix: false } }),
+      [],
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -245,19 +245,32 @@ Deno.test("[registry] name rules", async (t) => {
 });
 
 Deno.test("[registry] address and taxonomy rules", async (t) => {
-  await t.step("city and state: the primary practice location by default", async () => {
-    // Name order: ACME HOLDINGS LLC (legal name of "pinnacle"), BARNES, SANDY SPRINGS.
-    assertEquals(await found("city=atlanta&state=ga"), ["pinnacle", "barnes", "sandySprings"]);
+  await t.step("city and state: any address by default", async () => {
+    // Name order: ACME HOLDINGS LLC (legal name of "pinnacle"), BARNES, SANDY SPRINGS, SPRANG.
+    // SPRANG's practice state is spelled GEORGIA; her mailing address is ATLANTA, GA.
+    assertEquals(await found("city=atlanta&state=ga"), [
+      "pinnacle",
+      "barnes",
+      "sandySprings",
+      "sprang",
+    ]);
     assertEquals(await found("city=atl*&state=GA&enumeration_type=NPI-2"), [
       "pinnacle",
       "sandySprings",
     ]);
-    assertEquals(await found("city=larchmont"), []);
+    // Steinberg's mailing address, and his secondary location.
+    assertEquals(await found("city=larchmont"), ["steinberg"]);
+    assertEquals(await found("city=new york city&state=NY"), ["steinberg"]);
   });
   await t.step("address_purpose LOCATION and PRIMARY: the primary practice location", async () => {
     assertEquals(await found("city=new york&state=ny&address_purpose=LOCATION"), [
       "endpointOwner",
       "steinberg",
+    ]);
+    assertEquals(await found("city=atlanta&state=ga&address_purpose=PRIMARY"), [
+      "pinnacle",
+      "barnes",
+      "sandySprings",
     ]);
     assertEquals(await found("city=larchmont&address_purpose=primary"), []);
   });
@@ -303,6 +316,116 @@ Deno.test("[registry] address and taxonomy rules", async (t) => {
       license: "DOO44314",
       primary: true,
     }]);
+  });
+});
+
+/** The fixture names of a search's results and its exact total (`X-Total-Count`). */
+async function foundWithTotal(query: string): Promise<[string[], number]> {
+  const body = await results(query);
+  assertEquals(body.result_count, body.results.length);
+  return [body.results.map((r) => nameOf[r.number as string] ?? "other"), body.total];
+}
+
+Deno.test("[registry] addresses other than the primary practice location", async (t) => {
+  // POSTMAN: practice DENVER CO 80205, mailing PORTLAND ME 04101-1234.
+  // BRANCHWORKS CLINIC: practice (and mailing) DENVER CO 80206, a secondary location BOISE ID 83702.
+  // TRAVELER: practice (and mailing) DENVER CO 80207, secondary locations SALEM OR 97301-1234 and
+  // SALEM MA 01970.
+  await t.step("without address_purpose: the mailing address counts", async () => {
+    assertEquals(await foundWithTotal("city=portland&state=ME"), [["mailAway"], 1]);
+    assertEquals(await foundWithTotal("city=PORT*&state=me"), [["mailAway"], 1]);
+    assertEquals(await foundWithTotal("postal_code=04101"), [["mailAway"], 1]);
+    assertEquals(await foundWithTotal("postal_code=0410*"), [["mailAway"], 1]);
+    assertEquals(await foundWithTotal("postal_code=041011234"), [["mailAway"], 1]);
+    assertEquals(await foundWithTotal("postal_code=04101-1234&city=portland"), [["mailAway"], 1]);
+    assertEquals(await foundWithTotal("postal_code=04101123*"), [["mailAway"], 1]);
+    assertEquals(await foundWithTotal("postal_code=041019999"), [[], 0]);
+    // The primary location still counts: all three practise in Denver.
+    assertEquals(await foundWithTotal("city=denver&state=CO&postal_code=8020*&last_name=postman"), [
+      ["mailAway"],
+      1,
+    ]);
+  });
+  await t.step("without address_purpose: every secondary location counts", async () => {
+    assertEquals(await foundWithTotal("city=boise&state=ID"), [["boise"], 1]);
+    assertEquals(await foundWithTotal("postal_code=83702"), [["boise"], 1]);
+    assertEquals(await foundWithTotal("organization_name=branchworks*&state=id"), [["boise"], 1]);
+    assertEquals(await foundWithTotal("city=salem&state=OR"), [["twoSalems"], 1]);
+    assertEquals(await foundWithTotal("city=salem&state=MA"), [["twoSalems"], 1]);
+    assertEquals(await foundWithTotal("city=salem"), [["twoSalems"], 1], "found once");
+    assertEquals(await foundWithTotal("postal_code=973011234"), [["twoSalems"], 1]);
+    assertEquals(await foundWithTotal("postal_code=97301&state=OR&city=salem"), [["twoSalems"], 1]);
+  });
+  await t.step("city, state and ZIP must all be of one and the same address", async () => {
+    // Practice in Denver, mailing address in Maine.
+    assertEquals(await foundWithTotal("city=denver&state=ME"), [[], 0]);
+    assertEquals(await foundWithTotal("city=portland&state=CO"), [[], 0]);
+    assertEquals(await foundWithTotal("postal_code=80205&state=ME"), [[], 0]);
+    // Primary location and a secondary one.
+    assertEquals(await foundWithTotal("city=denver&state=ID"), [[], 0]);
+    assertEquals(await foundWithTotal("city=boise&postal_code=80206"), [[], 0]);
+    // Two secondary locations: Salem, Oregon and Salem, Massachusetts.
+    assertEquals(await foundWithTotal("state=OR&postal_code=01970"), [[], 0]);
+    assertEquals(await foundWithTotal("state=MA&postal_code=97301"), [[], 0]);
+    assertEquals(await foundWithTotal("state=MA&postal_code=01970&city=salem"), [["twoSalems"], 1]);
+    assertEquals(await foundWithTotal("state=MA&postal_code=973011234"), [[], 0]);
+    assertEquals(await foundWithTotal("city=sal*&state=OR"), [["twoSalems"], 1]);
+    assertEquals(await foundWithTotal("city=sal*&state=MA&postal_code=97301"), [[], 0]);
+    assertEquals(await foundWithTotal("city=salem&state=ID"), [[], 0]);
+    assertEquals(await foundWithTotal("state=OR&postal_code=973011234"), [["twoSalems"], 1]);
+  });
+  await t.step("LOCATION and PRIMARY: the primary location only", async () => {
+    for (const purpose of ["LOCATION", "PRIMARY"]) {
+      const q = `address_purpose=${purpose}`;
+      assertEquals(await foundWithTotal(`city=portland&state=ME&${q}`), [[], 0]);
+      assertEquals(await foundWithTotal(`city=boise&${q}`), [[], 0]);
+      assertEquals(await foundWithTotal(`city=salem&${q}`), [[], 0]);
+      assertEquals(await foundWithTotal(`postal_code=80205&state=CO&${q}`), [["mailAway"], 1]);
+      assertEquals(await foundWithTotal(`postal_code=80206&${q}`), [["boise"], 1]);
+    }
+  });
+  await t.step("MAILING: the mailing address only", async () => {
+    const q = "address_purpose=MAILING";
+    assertEquals(await foundWithTotal(`city=portland&state=ME&${q}`), [["mailAway"], 1]);
+    assertEquals(await foundWithTotal(`postal_code=041011234&${q}`), [["mailAway"], 1]);
+    assertEquals(await foundWithTotal(`postal_code=041019999&${q}`), [[], 0]);
+    assertEquals(await foundWithTotal(`city=denver&last_name=postman&${q}`), [[], 0]);
+    assertEquals(await foundWithTotal(`city=boise&${q}`), [[], 0]);
+    // BRANCHWORKS' and TRAVELER's mailing addresses are their Denver practices.
+    assertEquals(await foundWithTotal(`city=denver&postal_code=8020*&${q}`), [
+      ["boise", "twoSalems"],
+      2,
+    ]);
+  });
+  await t.step("SECONDARY: the secondary locations only", async () => {
+    const q = "address_purpose=SECONDARY";
+    assertEquals(await foundWithTotal(`city=boise&state=ID&${q}`), [["boise"], 1]);
+    assertEquals(await foundWithTotal(`city=salem&state=or&${q}`), [["twoSalems"], 1]);
+    assertEquals(await foundWithTotal(`state=OR&postal_code=01970&${q}`), [[], 0]);
+    assertEquals(await foundWithTotal(`city=portland&${q}`), [[], 0]);
+    assertEquals(await foundWithTotal(`city=denver&${q}`), [[], 0]);
+  });
+  await t.step("totals are exact across pages", async () => {
+    // Everyone practising in Denver by any address: the 3 CO nickname fixtures and the 3 above.
+    const [all, total] = await foundWithTotal("city=denver&limit=200");
+    assertEquals(total, 6);
+    assertEquals(all.length, 6);
+    const first = await results("city=denver&limit=4");
+    const rest = await results("city=denver&limit=4&skip=4");
+    assertEquals([first.total, rest.total], [6, 6]);
+    assertEquals([first.result_count, rest.result_count], [4, 2]);
+    assertEquals(
+      [...first.results, ...rest.results].map((r) => r.number),
+      (await results("city=denver&limit=200")).results.map((r) => r.number),
+    );
+    // A doubtful candidate (two secondary locations) is counted only once it is confirmed.
+    assertEquals((await results("state=OR&postal_code=01970&limit=1")).total, 0);
+    assertEquals((await results("city=salem&state=OR&limit=1")).total, 1);
+  });
+  await t.step("country_code applies to the same address as the other criteria", async () => {
+    assertEquals(await foundWithTotal("city=portland&country_code=US"), [["mailAway"], 1]);
+    assertEquals(await foundWithTotal("city=salem&state=MA&country_code=US"), [["twoSalems"], 1]);
+    assertEquals(await foundWithTotal("city=portland&country_code=CA"), [[], 0]);
   });
 });
 
@@ -500,18 +623,21 @@ Deno.test("[registry] record checks over too many candidates are refused with an
   const small = openSearchableStore(`${dir}/registry.db`, { maxRecordChecks: 100 });
   try {
     const limited = testApp({ deps: { dataset: new Dataset({ kind: "ready", store: small }) } });
-    const response = await limited.request(
-      "/api/?version=2.1&city=wichita&address_purpose=MAILING",
-    );
+    const response = await limited.request("/api/?version=2.1&city=wichita&country_code=US");
     assertEquals(response.headers.get("x-total-count"), null);
     const body = await assertJson<Errors>(response);
     assertEquals(body.Errors.map((e) => `${e.number} ${e.field}`), ["04 generic"]);
     assertMatch(body.Errors[0]!.description, /^Too broad: \d+ providers would be checked/);
     // Narrowed by an indexed criterion, the same check is answered.
     const narrowed = await limited.request(
-      "/api/?version=2.1&city=larchmont&address_purpose=MAILING&last_name=steinberg",
+      "/api/?version=2.1&city=wichita&country_code=US&last_name=looper&first_name=faaaa",
     );
     assertEquals((await assertJson<Results>(narrowed)).result_count, 1);
+    // Address matches over every address (mailing, secondary locations) are on the index: not
+    // refused, however many candidates.
+    const anyAddress = await limited.request("/api/?version=2.1&city=wichita&limit=1");
+    assertEquals(anyAddress.headers.get("x-total-count"), String(LOOPERS));
+    await anyAddress.body?.cancel();
   } finally {
     small.close();
   }

@@ -2,6 +2,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { parseRegistryParams } from "../lib/registry_api/params.ts";
 import {
+  addressScope,
   firstNameKeys,
   taxonomyCodesFor,
   taxonomyDesc,
@@ -13,11 +14,12 @@ import {
   epochMillis,
   splitRegistryBody,
 } from "../lib/registry_api/render.ts";
-import { addressMatches, passesCheck } from "../lib/search/record_check.ts";
+import { addressMatches, passesCheck, placeMatches } from "../lib/search/record_check.ts";
 import { surnameRange } from "../lib/registry_api/name_range.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
 import { sortKey } from "../lib/store/sort_key.ts";
 import type { Address, Provider } from "../lib/provider.ts";
+import type { PlaceMatch } from "../lib/search/query.ts";
 import type { TaxonomyEntry } from "../lib/taxonomy/nucc.ts";
 
 /** The request of a query that must be valid. */
@@ -93,24 +95,85 @@ Deno.test("[registry units] first names: nicknames both ways unless off or a wil
   assertEquals(keys("bo", true, true), ["bo"]);
 });
 
-Deno.test("[registry units] the engine query: AO and mailing criteria become record checks", () => {
+Deno.test("[registry units] the engine query: AO and country are record checks, addresses places", () => {
   const result = parse(
     "version=2.1&name_purpose=AO&last_name=katkowsky&city=atlanta&address_purpose=MAILING",
   );
   const query = toRegistryQuery(result.request, { taxonomy: TAXONOMY });
   assertEquals([query.entity, query.lastNames, query.cities, query.idRange], [2, null, null, null]);
   assertEquals(query.check?.official?.last, { key: "katkowsky", prefix: false });
-  assertEquals(query.check?.address?.scope, "mailing");
-  assertEquals(query.check?.address?.city, { key: "atlanta", prefix: false });
+  assertEquals(query.check?.address, null);
+  assertEquals(query.places, { scope: "mailing", city: "ATLANTA", state: null, postal: null });
   assertEquals([query.includeDeactivated, query.sort], [false, "name"]);
-  const primary = parse("version=2.1&city=atl*&state=ga&postal_code=303*");
-  const q = toRegistryQuery(primary.request, { taxonomy: TAXONOMY });
-  assertEquals([q.cities, q.states, q.postal?.prefixes, q.check], [
-    ["ATL*"],
-    ["GA"],
-    ["303"],
+  const any = parse("version=2.1&city=atl*&state=ga&postal_code=303*");
+  const q = toRegistryQuery(any.request, { taxonomy: TAXONOMY });
+  assertEquals([q.cities, q.states, q.postal, q.check], [null, null, null, null]);
+  assertEquals(q.places, {
+    scope: "any",
+    city: "ATL*",
+    state: "GA",
+    postal: { digits: "303", prefix: true },
+  });
+  const country = parse("version=2.1&city=salem&country_code=us&address_purpose=SECONDARY");
+  const c = toRegistryQuery(country.request, { taxonomy: TAXONOMY });
+  assertEquals(c.places?.scope, "secondary");
+  assertEquals(c.check?.address, {
+    scope: "secondary",
+    city: { key: "salem", prefix: false },
+    state: null,
+    postal: null,
+    country: "US",
+  });
+  assertEquals(
+    toRegistryQuery(parse("version=2.1&last_name=x").request, { taxonomy: TAXONOMY })
+      .places,
     null,
-  ]);
+  );
+  assertEquals(
+    [null, "LOCATION", "PRIMARY", "MAILING", "SECONDARY"].map((p) =>
+      addressScope(p as Parameters<typeof addressScope>[0])
+    ),
+    ["any", "primary", "primary", "mailing", "secondary"],
+  );
+});
+
+Deno.test("[registry units] place matches compare as the index does, one address at a time", () => {
+  const at = (city: string, state: string, postal: string) =>
+    ({ city, state, postal_code: postal }) as Address;
+  const place: PlaceMatch = { scope: "any", city: "ST LOUIS", state: "MO", postal: null };
+  assert(placeMatches(at("St. Louis", "mo", "63101"), place));
+  assert(!placeMatches(at("St. Louis Park", "MN", "55416"), place));
+  assert(
+    placeMatches(at("St. Louis Park", "MN", "55416"), { ...place, city: "ST LOUIS*", state: null }),
+  );
+  assert(!placeMatches(null, place));
+  const zip = (digits: string, prefix = false) => ({
+    ...place,
+    city: null,
+    state: null,
+    postal: { digits, prefix },
+  });
+  assert(placeMatches(at("X", "MO", "631011234"), zip("63101")));
+  assert(placeMatches(at("X", "MO", "63101-1234"), zip("631011234")));
+  assert(!placeMatches(at("X", "MO", "63101"), zip("631011234")));
+  assert(placeMatches(at("X", "MO", "631011234"), zip("6310112", true)));
+  const provider = {
+    practice_location: at("DENVER", "CO", "80207"),
+    mailing_address: at("DENVER", "CO", "80207"),
+    other_locations: [at("SALEM", "OR", "973011234"), at("SALEM", "MA", "01970")],
+  } as unknown as Provider;
+  const check = (p: Partial<PlaceMatch>) => ({
+    address: null,
+    official: null,
+    place: { ...place, city: null, state: null, postal: null, ...p },
+  });
+  assert(passesCheck(provider, check({ state: "OR", postal: { digits: "97301", prefix: false } })));
+  assert(
+    !passesCheck(provider, check({ state: "OR", postal: { digits: "01970", prefix: false } })),
+  );
+  assert(!passesCheck(provider, check({ scope: "primary", city: "SALEM" })));
+  assert(passesCheck(provider, check({ scope: "secondary", city: "SALEM", state: "MA" })));
+  assert(passesCheck(provider, check({ scope: "mailing", city: "DENVER" })));
 });
 
 Deno.test("[registry units] rendering helpers", () => {

@@ -1,6 +1,6 @@
 /** Set operations on posting lists, checked against plain arrays. */
 import { assertEquals, assertThrows } from "@std/assert";
-import { sortUnique, sortUniqueBelow, unionAll } from "../lib/index/sorted.ts";
+import { sortUnique, sortUniqueBelow, subtract, unionAll } from "../lib/index/sorted.ts";
 
 /** A deterministic list of `count` ids below `universe`, with repeats. */
 function ids(count: number, universe: number, seed: number): Uint32Array {
@@ -68,4 +68,15 @@ Deno.test("[sorted] unionAll of one long list among short ones, in any order", (
   const equal = [ids(100, 1000, 1), ids(100, 1000, 2), new Uint32Array(0), ids(100, 1000, 3)]
     .map((l) => sortUnique(l));
   assertEquals([...unionAll(equal)], expected(equal.flatMap((l) => [...l])));
+});
+
+Deno.test("[sorted] subtract: short and long lists, galloping or stepping", () => {
+  for (const [na, nb, universe] of [[10, 10, 40], [50, 20_000, 100_000], [20_000, 40, 50_000]]) {
+    const a = sortUnique(ids(na!, universe!, 3)), b = sortUnique(ids(nb!, universe!, 5));
+    const inB = new Set(b);
+    assertEquals([...subtract(a, b)], [...a].filter((v) => !inB.has(v)));
+  }
+  assertEquals([...subtract(Uint32Array.of(1, 2), new Uint32Array(0))], [1, 2]);
+  assertEquals([...subtract(new Uint32Array(0), Uint32Array.of(1))], []);
+  assertEquals([...subtract(Uint32Array.of(1, 3, 5), Uint32Array.of(3, 4))], [1, 5]);
 });

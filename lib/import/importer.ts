@@ -405,13 +405,14 @@ async function importReferences(
       }
       case "rows": {
         const table = REFERENCE_TABLES[kind];
-        const { npis, docs, names, zipsNotFound } = message;
+        const { npis, docs, names, terms, zipsNotFound } = message;
         for (let i = 0; i < docs.length; i++) {
           builder.addReference({
             table,
             npi: npis[i]!,
             doc: docs[i]!,
             name: kind === "othername" ? names[i]! : null,
+            terms: kind === "pl" ? terms[i]! : null,
             zipsNotFound: zipsNotFound[i]!,
           });
         }

@@ -25,8 +25,8 @@ export interface ReferenceRequest {
 
 /**
  * The rows of one chunk of a file, by column (cheaper to post than an
- * object a row): row `i` is `npis[i]`, `docs[i]`, and for other names
- * `names[i]`.
+ * object a row): row `i` is `npis[i]`, `docs[i]`, for other names
+ * `names[i]`, and for secondary locations `terms[i]`.
  */
 export interface ReferenceRows {
   type: "rows";
@@ -35,6 +35,8 @@ export interface ReferenceRows {
   docs: string[];
   /** Other names' text (empty for the other kinds). */
   names: string[];
+  /** Secondary locations' index terms (empty for the other kinds). */
+  terms: (number | string)[][];
   /** Per row, US ZIPs not found in the ZIP dataset (0 or 1). */
   zipsNotFound: Uint8Array<ArrayBuffer>;
   skipped: SkippedRow[];
@@ -65,6 +67,7 @@ async function readFile(kind: ReferenceKind, path: string): Promise<boolean> {
     const batch of readCsvBatches(byteRange(file, 0, size), { onBytes: (n) => (bytes = n) })
   ) {
     const npis: number[] = [], docs: string[] = [], names: string[] = [], zips: number[] = [];
+    const terms: (number | string)[][] = [];
     const skipped: SkippedRow[] = [];
     for (let i = 0; i < batch.size; i++) {
       const error = batch.error(i);
@@ -84,6 +87,7 @@ async function readFile(kind: ReferenceKind, path: string): Promise<boolean> {
         npis.push(row.npi);
         docs.push(row.doc);
         if (row.name !== null) names.push(row.name);
+        if (row.terms !== null) terms.push(row.terms);
         zips.push(row.zipsNotFound);
       } catch (error) {
         if (!(error instanceof RowError)) throw error;
@@ -98,6 +102,7 @@ async function readFile(kind: ReferenceKind, path: string): Promise<boolean> {
       npis: Float64Array.from(npis),
       docs,
       names,
+      terms,
       zipsNotFound: Uint8Array.from(zips),
       skipped,
       bytes,

@@ -8,8 +8,9 @@
  * `segmentEntries` ids, then are written to a scratch database as one sorted
  * segment; `write` merges the segments term by term (`lib/index/merge.ts`),
  * or `startPostings` has a worker do it while `writeBeside` writes the rest.
- * Columns (flags, state, city, ZIP, coordinates, taxonomy codes) are typed
- * arrays of a few bytes per provider.
+ * Columns (flags, state, city, ZIP, coordinates, taxonomy codes, and the
+ * mailing address's state, city and ZIP) are typed arrays of a few bytes
+ * per provider.
  *
  * @module
  */
@@ -101,6 +102,9 @@ export interface IndexPart {
   state: Uint8Array;
   city: Uint32Array;
   zip: Uint32Array;
+  mailState: Uint16Array;
+  mailCity: Uint32Array;
+  mailZip: Uint32Array;
   lat: Float32Array;
   lon: Float32Array;
   taxStart: Uint32Array;
@@ -112,6 +116,8 @@ export interface IndexPart {
   states: string[];
   cities: string[];
   codes: string[];
+  mailStates: string[];
+  mailCities: string[];
 }
 
 /** The scratch table of spilled posting segments. */
@@ -138,6 +144,13 @@ export class IndexBuilder {
   readonly #state: GrowableColumn<Uint8Array>;
   readonly #city: GrowableColumn<Uint32Array>;
   readonly #zip: GrowableColumn<Uint32Array>;
+  /**
+   * The mailing address's state, city (numbers of dictionaries of their own, never
+   * written: only their posting lists are) and ZIP.
+   */
+  readonly #mailState: GrowableColumn<Uint16Array>;
+  readonly #mailCity: GrowableColumn<Uint32Array>;
+  readonly #mailZip: GrowableColumn<Uint32Array>;
   readonly #lat: GrowableColumn<Float32Array>;
   readonly #lon: GrowableColumn<Float32Array>;
   /** Where the codes of each seq start in `#taxCodes`, and how many there are. */
@@ -150,6 +163,8 @@ export class IndexBuilder {
   readonly #states = new Dictionary();
   readonly #cities = new Dictionary();
   readonly #codes = new Dictionary();
+  readonly #mailStates = new Dictionary();
+  readonly #mailCities = new Dictionary();
   #lastSeq = 0;
   /** Parts attached from other threads, with their seq translation. */
   readonly #attached: {
@@ -168,6 +183,9 @@ export class IndexBuilder {
     this.#state = new GrowableColumn((k) => new Uint8Array(k), n);
     this.#city = new GrowableColumn((k) => new Uint32Array(k), n);
     this.#zip = new GrowableColumn((k) => new Uint32Array(k), n);
+    this.#mailState = new GrowableColumn((k) => new Uint16Array(k), n);
+    this.#mailCity = new GrowableColumn((k) => new Uint32Array(k), n);
+    this.#mailZip = new GrowableColumn((k) => new Uint32Array(k), n);
     this.#lat = new GrowableColumn((k) => new Float32Array(k).fill(NaN), n);
     this.#lon = new GrowableColumn((k) => new Float32Array(k).fill(NaN), n);
     this.#taxStart = new GrowableColumn((k) => new Uint32Array(k), n);
@@ -195,6 +213,9 @@ export class IndexBuilder {
         this.#state,
         this.#city,
         this.#zip,
+        this.#mailState,
+        this.#mailCity,
+        this.#mailZip,
         this.#lat,
         this.#lon,
         this.#taxStart,
@@ -217,6 +238,9 @@ export class IndexBuilder {
     this.#state.set(seq, this.#states.id(entry.state));
     this.#city.set(seq, this.#cities.id(entry.city));
     this.#zip.set(seq, entry.zip);
+    this.#mailState.set(seq, this.#mailStates.id(entry.mailState));
+    this.#mailCity.set(seq, this.#mailCities.id(entry.mailCity));
+    this.#mailZip.set(seq, entry.mailZip);
     if (!Number.isNaN(entry.lat) && !Number.isNaN(entry.lon)) {
       this.#lat.set(seq, entry.lat);
       this.#lon.set(seq, entry.lon);
@@ -245,6 +269,9 @@ export class IndexBuilder {
       state: column(this.#state),
       city: column(this.#city),
       zip: column(this.#zip),
+      mailState: column(this.#mailState),
+      mailCity: column(this.#mailCity),
+      mailZip: column(this.#mailZip),
       lat: column(this.#lat),
       lon: column(this.#lon),
       taxStart: column(this.#taxStart),
@@ -254,6 +281,8 @@ export class IndexBuilder {
       states: this.#states.values,
       cities: this.#cities.values,
       codes: this.#codes.values,
+      mailStates: this.#mailStates.values,
+      mailCities: this.#mailCities.values,
     };
   }
 
@@ -266,6 +295,8 @@ export class IndexBuilder {
     const states = part.states.map((v) => this.#states.id(v));
     const cities = part.cities.map((v) => this.#cities.id(v));
     const codes = part.codes.map((v) => this.#codes.id(v));
+    const mailStates = part.mailStates.map((v) => this.#mailStates.id(v));
+    const mailCities = part.mailCities.map((v) => this.#mailCities.id(v));
     this.#taxCodes.reserve(this.#taxCodes.length + part.taxCodes.length);
     for (let i = 1; i <= part.size; i++) {
       const seq = seqOf[i] ?? 0;
@@ -275,6 +306,9 @@ export class IndexBuilder {
       this.#state.set(seq, states[part.state[i]!]!);
       this.#city.set(seq, cities[part.city[i]!]!);
       this.#zip.set(seq, part.zip[i]!);
+      this.#mailState.set(seq, mailStates[part.mailState[i]!]!);
+      this.#mailCity.set(seq, mailCities[part.mailCity[i]!]!);
+      this.#mailZip.set(seq, part.mailZip[i]!);
       this.#lat.set(seq, part.lat[i]!);
       this.#lon.set(seq, part.lon[i]!);
       this.#updated.set(seq, part.updated[i]!);
@@ -565,6 +599,9 @@ export class IndexBuilder {
       this.#cities.sort(),
     );
     const zip = this.#zip.ranked(ranking, new Uint32Array(n + 1));
+    const mailState = this.#mailState.ranked(ranking, new Uint16Array(n + 1));
+    const mailCity = this.#mailCity.ranked(ranking, new Uint32Array(n + 1));
+    const mailZip = this.#mailZip.ranked(ranking, new Uint32Array(n + 1));
     const lat = this.#lat.ranked(ranking, new Float32Array(n + 1).fill(NaN));
     const lon = this.#lon.ranked(ranking, new Float32Array(n + 1).fill(NaN));
     const updated = this.#updated.ranked(ranking, new Uint16Array(n + 1));
@@ -592,7 +629,8 @@ export class IndexBuilder {
     this.#taxCodes.data = new Uint32Array(0);
     this.#taxCodes.length = 0;
     yield;
-    // Lists derived from columns: state, city, ZIP, cell, taxonomy codes.
+    // Lists derived from columns: state, city, ZIP (of the practice location and of the mailing
+    // address), cell, taxonomy codes.
     const byValue = (column: ArrayLike<number>, field: number, name: (v: number) => string) => {
       const groups = groupIds(column, 1, n + 1, (id) => id);
       for (let v = 1; v + 1 < groups.offsets.length; v++) {
@@ -605,6 +643,12 @@ export class IndexBuilder {
     byValue(city, FIELD.city, (v) => this.#cities.value(v));
     yield;
     byValue(zip, FIELD.zip5, (v) => String(v - 1).padStart(5, "0"));
+    yield;
+    // The mailing address: lists only (its columns are not served).
+    byValue(mailState, FIELD.mailState, (v) => this.#mailStates.value(v));
+    byValue(mailCity, FIELD.mailCity, (v) => this.#mailCities.value(v));
+    yield;
+    byValue(mailZip, FIELD.mailZip5, (v) => String(v - 1).padStart(5, "0"));
     yield;
     const cells = new Uint32Array(n + 1);
     for (let id = 1; id <= n; id++) {

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { Provider } from "../provider.ts";
+import type { Address, Provider } from "../provider.ts";
 import { foldText, nameKey, nameTokens } from "../text/fold.ts";
-import { FIELD, FLAG } from "./fields.ts";
+import { FIELD, FLAG, MANY_LOCATIONS, stateCityTerm } from "./fields.ts";
 import { digitsValue } from "../text/digits.ts";
 import { credentialTokens } from "../text/credentials.ts";
 import { dayNumber } from "./updated.ts";
@@ -25,6 +25,12 @@ export interface IndexEntry {
   city: string | null;
   /** Practice ZIP (5 digits) as a number plus one; 0 when there is none. */
   zip: number;
+  /** Mailing address state, upper case, or null. */
+  mailState: string | null;
+  /** Mailing address city, folded upper case, or null. */
+  mailCity: string | null;
+  /** Mailing address ZIP (5 digits) as a number plus one; 0 when there is none. */
+  mailZip: number;
   /** Practice coordinates; NaN when unknown. */
   lat: number;
   lon: number;
@@ -88,6 +94,68 @@ function zipNumber(postal: string): number {
   return digitsValue(postal, 0, 5) + 1;
 }
 
+/**
+ * An address's state as indexed: upper case, or null.
+ *
+ * @example
+ * ```ts
+ * placeState({ state: "md" } as Address); // "MD"
+ * ```
+ */
+export function placeState(a: Address | null): string | null {
+  return a?.state?.toUpperCase() || null;
+}
+
+/**
+ * An address's city as indexed: folded, upper case, or null.
+ *
+ * @example
+ * ```ts
+ * placeCity({ city: "Coeur d'Alene" } as Address); // "COEUR DALENE"
+ * ```
+ */
+export function placeCity(a: Address | null): string | null {
+  return a?.city ? foldText(a.city).toUpperCase() || null : null;
+}
+
+/**
+ * An address's ZIP as indexed: its first five digits, or null when its
+ * postal code does not start with five digits.
+ *
+ * @example
+ * ```ts
+ * placeZip5({ postal_code: "212392905" } as Address); // "21239"
+ * ```
+ */
+export function placeZip5(a: Address | null): string | null {
+  const zip = zipNumber(a?.postal_code?.trim() ?? "");
+  return zip === 0 ? null : String(zip - 1).padStart(5, "0");
+}
+
+/**
+ * The posting terms a secondary practice location (pl file) adds to its
+ * provider: its state, city and ZIP, and its state and city together.
+ *
+ * @example
+ * ```ts
+ * locationTerms({ city: "Rockville", state: "MD", postal_code: "20852" } as Address);
+ * // [FIELD.otherState, "MD", FIELD.otherCity, "ROCKVILLE", FIELD.otherZip5, "20852",
+ * //  FIELD.otherStateCity, "MD|ROCKVILLE"]
+ * ```
+ */
+export function locationTerms(a: Address): (number | string)[] {
+  const terms: (number | string)[] = [];
+  const state = placeState(a), city = placeCity(a);
+  push(terms, FIELD.otherState, [state ?? ""]);
+  push(terms, FIELD.otherCity, [city ?? ""]);
+  push(terms, FIELD.otherZip5, [placeZip5(a) ?? ""]);
+  if (state && city) push(terms, FIELD.otherStateCity, [stateCityTerm(state, city)]);
+  return terms;
+}
+
+/** The posting term of a provider with two or more secondary practice locations. */
+export const MANY_LOCATIONS_TERMS: readonly (number | string)[] = [FIELD.otherMany, MANY_LOCATIONS];
+
 /** The owner kind of a provider's names. */
 export function nameOwner(p: Provider): NameOwner {
   return p.individual ? "individual" : p.organization ? "organization" : null;
@@ -145,12 +213,21 @@ export function indexEntry(p: Provider): IndexEntry {
       primary.push(wantPrimary ? 1 : 0);
     }
   }
+  const state = placeState(loc), city = placeCity(loc);
+  const zip = zipNumber(loc?.postal_code?.trim() ?? "");
+  // The mailing address is often the practice location's: its values are reused then.
+  const mail = p.mailing_address;
+  const sameCity = mail?.city === loc?.city, sameState = mail?.state === loc?.state;
+  const samePostal = mail?.postal_code === loc?.postal_code;
   return {
     terms,
     flags,
-    state: loc?.state?.toUpperCase() || null,
-    city: loc?.city ? foldText(loc.city).toUpperCase() || null : null,
-    zip: zipNumber(loc?.postal_code?.trim() ?? ""),
+    state,
+    city,
+    zip,
+    mailState: sameState ? state : placeState(mail),
+    mailCity: sameCity ? city : placeCity(mail),
+    mailZip: samePostal ? zip : zipNumber(mail?.postal_code?.trim() ?? ""),
     lat: located ? loc!.lat! : NaN,
     lon: located ? loc!.lon! : NaN,
     codes,

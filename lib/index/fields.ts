@@ -44,7 +44,62 @@ export const FIELD = {
   parentKey: 17,
   /** Month of the last update, `YYYY-MM` (FHIR `_lastUpdated`; see `updated.ts`). */
   updatedMonth: 18,
+  /** Mailing address state, upper case (derived from a column, as {@linkcode FIELD.state}). */
+  mailState: 19,
+  /** Mailing address city, whole, folded upper case (as {@linkcode FIELD.city}). */
+  mailCity: 20,
+  /** Mailing address ZIP (5 digits). */
+  mailZip5: 21,
+  /** States of the secondary practice locations (pl file), upper case. */
+  otherState: 22,
+  /** Cities of the secondary practice locations, whole, folded upper case. */
+  otherCity: 23,
+  /** ZIPs (5 digits) of the secondary practice locations. */
+  otherZip5: 24,
+  /**
+   * Providers with two or more secondary practice locations: one term,
+   * {@linkcode MANY_LOCATIONS}. Their city, state and ZIP may come from
+   * different locations, so a match of several criteria is confirmed on
+   * the record (except city and state: {@linkcode FIELD.otherStateCity}).
+   */
+  otherMany: 25,
+  /**
+   * State and city of each secondary practice location as one term
+   * (`MD|BALTIMORE`, see {@linkcode stateCityTerm}): a city and a state of
+   * one and the same location, whatever the other locations.
+   */
+  otherStateCity: 26,
 } as const;
+
+/**
+ * The {@linkcode FIELD.otherStateCity} term of a state and a city (or city
+ * prefix), both as indexed.
+ *
+ * @example
+ * ```ts
+ * stateCityTerm("MD", "BALTIMORE"); // "MD|BALTIMORE"
+ * ```
+ */
+export function stateCityTerm(state: string, city: string): string {
+  return `${state}|${city}`;
+}
+
+/** The one term of {@linkcode FIELD.otherMany}. */
+export const MANY_LOCATIONS = "2";
+
+/** The index fields of one kind of address: state, whole city and 5-digit ZIP. */
+export interface PlaceFields {
+  state: number;
+  city: number;
+  zip5: number;
+}
+
+/** The fields of the primary practice location, the mailing address and the secondary locations. */
+export const PLACE_FIELDS: Readonly<Record<"primary" | "mailing" | "secondary", PlaceFields>> = {
+  primary: { state: FIELD.state, city: FIELD.city, zip5: FIELD.zip5 },
+  mailing: { state: FIELD.mailState, city: FIELD.mailCity, zip5: FIELD.mailZip5 },
+  secondary: { state: FIELD.otherState, city: FIELD.otherCity, zip5: FIELD.otherZip5 },
+};
 
 /** Fields whose terms get precomputed prefix lists. */
 export const PREFIXED_FIELDS: readonly number[] = [
@@ -63,6 +118,11 @@ export const TERM_FIELDS: readonly number[] = [
   FIELD.credential,
   FIELD.initial,
   FIELD.parentKey,
+  FIELD.otherState,
+  FIELD.otherCity,
+  FIELD.otherZip5,
+  FIELD.otherMany,
+  FIELD.otherStateCity,
 ];
 
 /** Text fields, whose terms make the typo vocabulary. */

@@ -51,6 +51,27 @@ function advance(list: Uint32Array, target: number, j: number): number {
   return j;
 }
 
+/**
+ * The ids of `a` not in `b`; gallops through `b` when it is much longer.
+ *
+ * @example
+ * ```ts
+ * subtract(Uint32Array.of(1, 3, 5), Uint32Array.of(3, 4)); // Uint32Array [1, 5]
+ * ```
+ */
+export function subtract(a: Uint32Array, b: Uint32Array): Uint32Array {
+  if (a.length === 0 || b.length === 0) return a;
+  const out = new Uint32Array(a.length);
+  const gallop = b.length - a.length > 64;
+  let n = 0, j = 0;
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i]!;
+    if (j < b.length && b[j]! < v) j = gallop ? seek(b, v, j) : advance(b, v, j);
+    if (j >= b.length || b[j] !== v) out[n++] = v;
+  }
+  return out.subarray(0, n);
+}
+
 /** Intersection of many lists, shortest first. */
 export function intersectAll(lists: readonly Uint32Array[]): Uint32Array {
   if (lists.length === 0) throw new RangeError("Cannot intersect no lists");

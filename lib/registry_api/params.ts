@@ -393,8 +393,9 @@ export function registryParamDocs(maxSkip: number) {
     ),
     address_purpose: doc(
       "Which address `city`, `state`, `postal_code` and `country_code` apply to: `LOCATION` or " +
-        "`PRIMARY` (the primary practice location; also the default), `MAILING`, `SECONDARY` " +
-        "(secondary practice locations).",
+        "`PRIMARY` (the primary practice location), `MAILING`, `SECONDARY` (any secondary " +
+        "practice location). Not given: any of them. Either way one and the same address must " +
+        "meet them all.",
       { type: "string", enum: ["LOCATION", "MAILING", "PRIMARY", "SECONDARY"] },
     ),
     city: doc(`City of the address. ${WILDCARD}`),

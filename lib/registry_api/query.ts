@@ -12,13 +12,13 @@
  * | `first_name`, `last_name` with `name_purpose=AO` | the records: the authorized official |
  * | `organization_name` | the organization keys (legal and every other name) |
  * | `taxonomy_description` | the taxonomy codes whose description matches |
- * | `city`, `state`, `postal_code` (no `address_purpose`, `LOCATION`, `PRIMARY`) | the primary practice location's index fields |
- * | the same with `MAILING` or `SECONDARY`, and `country_code` | the records |
+ * | `city`, `state`, `postal_code` | the place fields of the addresses `address_purpose` names: without it any address (primary location, mailing address, every secondary location), one and the same address meeting them all (`lib/search/places.ts`) |
+ * | `country_code` | the records (the same address as the other address criteria) |
  *
  * @module
  */
-import type { NameMatch, SearchQuery } from "../search/query.ts";
-import type { AddressCheck, RecordCheck, TextMatch } from "../search/record_check.ts";
+import type { NameMatch, PlaceMatch, SearchQuery } from "../search/query.ts";
+import type { AddressCheck, AddressScope, RecordCheck, TextMatch } from "../search/record_check.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 import { foldText, nameKey } from "../text/fold.ts";
 import { nicknames } from "../names/nicknames.ts";
@@ -88,6 +88,52 @@ export function firstNameKeys(pattern: Pattern, alias: boolean): TextMatch[] {
   return [...keys].filter((k) => k !== "").map((k) => ({ key: k, prefix: false }));
 }
 
+/**
+ * The addresses `address_purpose` names: without it, any of a provider's
+ * addresses (the real API: "a match on the mailing address or any
+ * practice-location address counts").
+ *
+ * @example
+ * ```ts
+ * addressScope(null); // "any"
+ * addressScope("LOCATION"); // "primary"
+ * ```
+ */
+export function addressScope(purpose: RegistryRequest["addressPurpose"]): AddressScope {
+  switch (purpose) {
+    case null:
+      return "any";
+    case "LOCATION":
+    case "PRIMARY":
+      return "primary";
+    case "MAILING":
+      return "mailing";
+    case "SECONDARY":
+      return "secondary";
+  }
+}
+
+/**
+ * The index's place match of a request's `city`, `state` and `postal_code`
+ * (one and the same address of `scope` must meet them all); null without
+ * any of them.
+ *
+ * @example
+ * ```ts
+ * placeMatch(request, "any"); // { scope: "any", city: "BALTIMORE", state: "MD", postal: null }
+ * ```
+ */
+export function placeMatch(request: RegistryRequest, scope: AddressScope): PlaceMatch | null {
+  const { city, state, postalCode } = request;
+  if (!city && !state && !postalCode) return null;
+  return {
+    scope,
+    city: city ? foldText(city.text).toUpperCase() + (city.prefix ? "*" : "") : null,
+    state,
+    postal: postalCode ? { digits: postalCode.text, prefix: postalCode.prefix } : null,
+  };
+}
+
 /** What `toRegistryQuery` needs besides the request. */
 export interface QueryContext {
   /** The dataset's taxonomy codes, for `taxonomy_description`. */
@@ -112,45 +158,19 @@ export function toRegistryQuery(request: RegistryRequest, ctx: QueryContext): Se
     ? firstNameKeys(request.firstName, request.useFirstNameAlias)
     : null;
 
-  // Address criteria: on the index for the primary practice location, else checked on records.
-  const scope = request.addressPurpose === "MAILING"
-    ? "mailing"
-    : request.addressPurpose === "SECONDARY"
-    ? "secondary"
-    : "primary";
-  const onIndex = scope === "primary";
-  let address: AddressCheck | null = null;
-  const anyAddress = request.city || request.state || request.postalCode;
-  if ((anyAddress && !onIndex) || request.countryCode) {
-    address = {
+  const scope = addressScope(request.addressPurpose);
+  const places = placeMatch(request, scope);
+  // A country is on the records only, of the same address as the other address criteria.
+  const address: AddressCheck | null = request.countryCode
+    ? {
       scope,
-      city: !onIndex && request.city ? textMatch(request.city) : null,
-      state: !onIndex ? request.state : null,
-      postal: !onIndex && request.postalCode
+      city: request.city ? textMatch(request.city) : null,
+      state: request.state,
+      postal: request.postalCode
         ? { digits: request.postalCode.text, prefix: request.postalCode.prefix }
         : null,
       country: request.countryCode,
-    };
-  }
-  let postal: SearchQuery["postal"] = null;
-  if (onIndex && request.postalCode) {
-    const { text, prefix } = request.postalCode;
-    if (prefix && text.length <= 5) postal = { zip5: [], exact: [], prefixes: [text] };
-    else if (prefix) {
-      // A prefix longer than a ZIP: its ZIP on the index, the rest checked on the record.
-      postal = { zip5: [text.slice(0, 5)], exact: [], prefixes: [] };
-      address = {
-        scope,
-        city: null,
-        state: null,
-        postal: { digits: text, prefix: true },
-        country: request.countryCode,
-      };
-    } else if (text.length === 5) postal = { zip5: [text], exact: [], prefixes: [] };
-    else postal = { zip5: [], exact: [text], prefixes: [] };
-  }
-  const city = onIndex && request.city
-    ? [foldText(request.city.text).toUpperCase() + (request.city.prefix ? "*" : "")]
+    }
     : null;
 
   const check: RecordCheck | null = address || official
@@ -176,9 +196,10 @@ export function toRegistryQuery(request: RegistryRequest, ctx: QueryContext): Se
       ? taxonomyCodesFor(ctx.taxonomy, request.taxonomyDescription)
       : null,
     specialtyCodes: null,
-    cities: city,
-    states: onIndex && request.state ? [request.state] : null,
-    postal,
+    cities: null,
+    states: null,
+    postal: null,
+    places,
     near: null,
     sex: null,
     includeDeactivated: false,

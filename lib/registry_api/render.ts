@@ -377,17 +377,18 @@ export function renderRegistryBody(store: ProviderStore, page: SearchPage): stri
 }
 
 /**
- * The refusal of a search whose record check (mailing or secondary address,
- * `country_code`, `name_purpose=AO`) would read too many records.
+ * The refusal of a search whose record check (`country_code`,
+ * `name_purpose=AO`, address matches the index cannot confirm) would read
+ * too many records.
  */
 function tooBroad(candidates: number): string {
   return errorsBody([registryError(
     ERROR_NUMBER.noCriteria,
     "generic",
-    `Too broad: ${candidates} providers would be checked one by one. address_purpose MAILING or ` +
-      "SECONDARY, country_code and name_purpose=AO are evaluated on each candidate's record: add " +
-      "a criterion the index answers (number, first_name, last_name, organization_name, " +
-      "taxonomy_description, or city/state/postal_code of the primary practice location)",
+    `Too broad: ${candidates} providers would be checked one by one. country_code and ` +
+      "name_purpose=AO are evaluated on each candidate's record: add a criterion the index " +
+      "answers (number, first_name, last_name, organization_name, taxonomy_description, city, " +
+      "state, postal_code)",
   )]);
 }
 

@@ -65,9 +65,11 @@ import { browseUpdated } from "./updated_browse.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { checkWatch, type Watch } from "../deadline.ts";
 import { cellsIn, FIELD, FLAG } from "../index/fields.ts";
+import { placeCandidates } from "./places.ts";
 import {
   EMPTY,
   EMPTY_LEVELED,
+  intersect,
   intersectAll,
   keepFlagged,
   type Leveled,
@@ -202,12 +204,30 @@ function hasListFilter(query: SearchQuery): boolean {
     query.npis || query.states || query.cities || query.postal || query.taxonomyCodes ||
       query.specialtyCodes ||
       query.lastNames || query.firstNames || query.organizationNames || query.check ||
-      query.idRange || query.anyNames || query.addresses || query.extraFilters?.length,
+      query.idRange || query.anyNames || query.addresses || query.extraFilters?.length ||
+      query.places,
   );
 }
 
-/** The list filters of a query (all must hold). Long unions are cached with a bitmap. */
-function listFilters(query: SearchQuery, ctx: EngineContext): FilterList[] {
+/** Providers whose primary practice ZIP+4 is one of `codes` (9-digit numbers), sorted. */
+function zip9Ids(db: DatabaseSync, codes: readonly number[]): Uint32Array {
+  const slots = codes.map(() => "?").join(",");
+  // Nine digits, looked up as the number the build stores.
+  const rows = db.prepare(`SELECT id FROM provider_zip9 WHERE zip9 IN (${slots}) ORDER BY id`)
+    .all(...codes) as { id: number }[];
+  return Uint32Array.from(rows, (r) => r.id);
+}
+
+/**
+ * The list filters of a query (all must hold). Long unions are cached with a
+ * bitmap. The candidates of `query.places` whose records must confirm them
+ * are put in `unsure.ids`.
+ */
+function listFilters(
+  query: SearchQuery,
+  ctx: EngineContext,
+  unsure: { ids: Uint32Array | null } = { ids: null },
+): FilterList[] {
   const { index, db } = ctx;
   const universe = index.size + 1;
   const lists: FilterList[] = [];
@@ -247,14 +267,21 @@ function listFilters(query: SearchQuery, ctx: EngineContext): FilterList[] {
       ...query.postal.zip5.map((z) => index.list(FIELD.zip5, z)),
       ...query.postal.prefixes.map((p) => index.prefix(FIELD.zip5, p)),
     ];
-    if (query.postal.exact.length) {
-      const slots = query.postal.exact.map(() => "?").join(",");
-      // Nine digits, looked up as the number the build stores.
-      const rows = db.prepare(`SELECT id FROM provider_zip9 WHERE zip9 IN (${slots}) ORDER BY id`)
-        .all(...query.postal.exact.map(Number)) as { id: number }[];
-      parts.push(Uint32Array.from(rows, (r) => r.id));
-    }
+    if (query.postal.exact.length) parts.push(zip9Ids(db, query.postal.exact.map(Number)));
     plain(unionAll(parts, universe));
+  }
+  if (query.places) {
+    const key = `place:${JSON.stringify(query.places)}`;
+    const hit = ctx.filterLists?.get(key);
+    if (hit) lists.push(hit);
+    else {
+      const found = placeCandidates(query.places, index, (code) => zip9Ids(db, [code]));
+      const list = filterList(found.ids, universe);
+      // Only sure lists are kept: a hit has nothing left for the records to confirm.
+      if (list.bits && found.unsure.length === 0) ctx.filterLists?.set(key, list);
+      lists.push(list);
+      unsure.ids = found.unsure.length ? found.unsure : null;
+    }
   }
   if (query.addresses) {
     const parts: Uint32Array[] = [];
@@ -614,6 +641,7 @@ function leastInformativeLeftOut(plan: readonly WordTerms[], ctx: EngineContext)
 /** The candidates of a query with free text or a point, sorted. */
 function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
   const { index } = ctx;
+  if (query.places) throw new Error("Place matches are evaluated without free text or a point");
   const test = flagTest(query);
   const filters = listFilters(query, ctx);
   checkWatch(ctx);
@@ -879,38 +907,49 @@ function nearest(query: SearchQuery, ctx: EngineContext): SearchPage {
 /**
  * Filters without free text or a point: the intersection of the list
  * filters (every id when a record check is the only filter), in id order,
- * within the query's id range, then the record check over what is left.
- * Returns the number of candidates instead when the check would read more
- * than {@linkcode MAX_RECORD_CHECKS} records.
+ * within the query's id range, then the record check over what is left —
+ * and, for the candidates of a place match the index cannot tell for sure,
+ * the place match on their records. Returns the number of candidates
+ * instead when the checks would read more than {@linkcode MAX_RECORD_CHECKS}
+ * records.
  */
 function filtered(query: SearchQuery, ctx: EngineContext): ResultSet | number {
   const test = flagTest(query);
-  const lists = listFilters(query, ctx);
+  const unsure: { ids: Uint32Array | null } = { ids: null };
+  const lists = listFilters(query, ctx, unsure);
   const base = lists.length ? intersectFilters(lists) : null;
   const count = base ? base.length : ctx.index.size;
   const check = query.check ?? null;
   const range = query.idRange ?? null;
-  if (check && !ctx.checkRecord) throw new Error("This store cannot check records");
-  if (check) {
-    // The candidates the check would read: those in the id range (an upper bound) passing the flags.
-    const inRange = range ? Math.max(0, range.to - range.from) : count;
-    const candidates = base
-      ? Math.min(base.length, inRange)
-      : ctx.index.countFlags(test.mask, test.value);
-    if (Math.min(candidates, inRange) > (ctx.maxRecordChecks ?? MAX_RECORD_CHECKS)) {
-      return Math.min(candidates, inRange);
-    }
-  }
+  // The unsure candidates left by every filter, and what their records must meet.
+  const doubt = unsure.ids && base ? intersect(unsure.ids, base) : EMPTY;
+  const doubtCheck: RecordCheck | null = doubt.length > 0
+    ? { address: check?.address ?? null, official: check?.official ?? null, place: query.places }
+    : null;
+  if ((check || doubtCheck) && !ctx.checkRecord) throw new Error("This store cannot check records");
+  // The records the checks would read: with a check, every candidate in the id range (an upper
+  // bound) passing the flags; else the unsure ones.
+  const inRange = range ? Math.max(0, range.to - range.from) : count;
+  const reads = check
+    ? Math.min(base ? base.length : ctx.index.countFlags(test.mask, test.value), inRange)
+    : Math.min(doubt.length, inRange);
+  if ((check || doubtCheck) && reads > (ctx.maxRecordChecks ?? MAX_RECORD_CHECKS)) return reads;
   const ids = new Uint32Array(count);
-  let n = 0, checked = 0;
+  let n = 0, checked = 0, d = 0;
   for (let i = 0; i < count; i++) {
     if ((i & CHECK_EVERY) === 0) checkWatch(ctx);
     const id = base ? base[i]! : i + 1;
     if (range && (id < range.from || id >= range.to)) continue;
     if ((ctx.index.flags[id]! & test.mask) !== test.value) continue;
-    if (check) {
+    let needs = check;
+    if (doubtCheck) {
+      // Both lists ascend: the unsure ones are met in order.
+      while (d < doubt.length && doubt[d]! < id) d++;
+      if (d < doubt.length && doubt[d] === id) needs = doubtCheck;
+    }
+    if (needs) {
       if ((++checked & CHECK_RECORDS_EVERY) === 0) checkWatch(ctx);
-      if (!ctx.checkRecord!(id, check)) continue;
+      if (!ctx.checkRecord!(id, needs)) continue;
     }
     ids[n++] = id;
   }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { RecordCheck } from "./record_check.ts";
+import type { AddressScope, RecordCheck } from "./record_check.ts";
 
 /** Ways results can be ordered. */
 export type SortOrder = "relevance" | "distance" | "name";
@@ -36,6 +36,22 @@ export interface AddressMatch {
   state: string | null;
   /** A ZIP prefix (2 to 5 digits). */
   zip: string | null;
+}
+
+/**
+ * Address criteria that one and the same address of a provider must meet,
+ * among the addresses `scope` names (the NPI Registry API's `city`, `state`,
+ * `postal_code` and `address_purpose`); evaluated on the index's place
+ * fields (see `places.ts`).
+ */
+export interface PlaceMatch {
+  scope: AddressScope;
+  /** The city, folded and upper case as stored; ending in `*`: a prefix. */
+  city: string | null;
+  /** An upper-case state code. */
+  state: string | null;
+  /** Digits: 5 (the ZIP and every ZIP+4 in it) or 9 exact, or a prefix of 2 to 9. */
+  postal: { digits: string; prefix: boolean } | null;
 }
 
 /** A point and a radius. */
@@ -87,6 +103,11 @@ export interface SearchQuery {
   postal: PostalMatch | null;
   /** FHIR `address` values (OR); absent: no filter. */
   addresses?: AddressMatch[] | null;
+  /**
+   * Address criteria one address must meet (NPI Registry API); absent: no
+   * filter. Only without `words` and `near`.
+   */
+  places?: PlaceMatch | null;
   near: NearMatch | null;
   sex: "M" | "F" | null;
   includeDeactivated: boolean;

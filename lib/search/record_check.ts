@@ -1,9 +1,11 @@
 /**
  * Filters evaluated over provider records rather than the search index: the
- * criteria of the NPI Registry API that the index does not hold (mailing and
- * secondary practice addresses, the country of an address, authorized
- * officials' names). The engine applies them to the candidates its posting
- * lists leave, so their cost grows with the candidates, not the dataset.
+ * criteria of the NPI Registry API that the index does not hold (the country
+ * of an address, authorized officials' names), and the confirmation of an
+ * address match the index cannot tell for sure (city, state and ZIP of one
+ * and the same secondary location, a ZIP+4 outside the primary location).
+ * The engine applies them to the candidates its posting lists leave, so
+ * their cost grows with the candidates, not the dataset.
  *
  * A check is plain data (it crosses to a search worker by structured clone
  * and is part of the result cache's key).
@@ -12,6 +14,8 @@
  */
 import type { Address, Provider } from "../provider.ts";
 import { foldText, nameKey } from "../text/fold.ts";
+import { placeCity, placeState } from "../index/entry.ts";
+import type { PlaceMatch } from "./query.ts";
 
 /** A folded value to compare, exactly or as a prefix. */
 export interface TextMatch {
@@ -46,6 +50,8 @@ export interface OfficialCheck {
 export interface RecordCheck {
   address: AddressCheck | null;
   official: OfficialCheck | null;
+  /** Address criteria compared as the index compares them (see {@linkcode placeMatches}). */
+  place?: PlaceMatch | null;
 }
 
 function matches(value: string | null | undefined, match: TextMatch): boolean {
@@ -83,6 +89,35 @@ export function addressMatches(address: Address | null, check: AddressCheck): bo
   return true;
 }
 
+/**
+ * Whether one address meets a {@linkcode PlaceMatch}, its values compared
+ * as the index's place fields hold them (state upper case, city folded
+ * upper case, the ZIP's first five digits; a 9-digit code or a longer
+ * prefix against the code's letters and digits).
+ *
+ * @example
+ * ```ts
+ * placeMatches({ city: "Baltimore", state: "md", postal_code: "212392905" } as Address,
+ *   { scope: "any", city: "BALT*", state: "MD", postal: { digits: "21239", prefix: false } }); // true
+ * ```
+ */
+export function placeMatches(address: Address | null, place: PlaceMatch): boolean {
+  if (!address) return false;
+  if (place.state !== null && placeState(address) !== place.state) return false;
+  if (place.city !== null) {
+    const city = placeCity(address);
+    if (city === null) return false;
+    const wanted = place.city;
+    if (wanted.endsWith("*") ? !city.startsWith(wanted.slice(0, -1)) : city !== wanted) {
+      return false;
+    }
+  }
+  if (place.postal !== null && !postalMatches(address.postal_code?.trim() ?? null, place.postal)) {
+    return false;
+  }
+  return true;
+}
+
 /** The addresses of `p` an address check of `scope` looks at. */
 function addressesIn(p: Provider, scope: AddressScope): (Address | null)[] {
   switch (scope) {
@@ -109,6 +144,10 @@ export function passesCheck(p: Provider, check: RecordCheck): boolean {
   if (check.address) {
     const address = check.address;
     if (!addressesIn(p, address.scope).some((a) => addressMatches(a, address))) return false;
+  }
+  if (check.place) {
+    const place = check.place;
+    if (!addressesIn(p, place.scope).some((a) => placeMatches(a, place))) return false;
   }
   if (check.official) {
     const ao = p.organization?.authorized_official;

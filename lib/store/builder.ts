@@ -15,7 +15,13 @@ import type { Endpoint, OtherLocation, OtherName, Provider } from "../provider.t
 import { BASE_SCHEMA, SCHEMA_VERSION, SIDE_INDEXES, STAGE_SCHEMA } from "./schema.ts";
 import { BatchInsert } from "../index/batch_insert.ts";
 import { IndexBuilder, type IndexPart } from "../index/builder.ts";
-import { indexEntry, type NameOwner, otherNameTerms } from "../index/entry.ts";
+import {
+  indexEntry,
+  locationTerms,
+  MANY_LOCATIONS_TERMS,
+  type NameOwner,
+  otherNameTerms,
+} from "../index/entry.ts";
 import { FLAG } from "../index/fields.ts";
 import { specialtyWords } from "./specialty_words.ts";
 import { decodeProvider, encodeProvider } from "./codec.ts";
@@ -33,7 +39,7 @@ import {
   type SideTable,
   type StoredRecord,
 } from "./prepare.ts";
-import { unpackOtherName } from "./sides.ts";
+import { parseLocation, unpackOtherName } from "./sides.ts";
 import { writeEndpointColumns } from "./endpoint_columns.ts";
 import { writeLocationColumns } from "./location_columns.ts";
 import { sortKey } from "./sort_key.ts";
@@ -396,22 +402,47 @@ export class DatabaseBuilder {
   }
 
   #newJoins(): Joins {
-    return { sides: new Uint8Array(this.#seq + 1), orphans: 0 };
+    const size = this.#seq + 1;
+    return { sides: new Uint8Array(size), locations: new Uint8Array(size), orphans: 0 };
   }
 
   /**
    * Joins a reference row of `npi` (of the table `bit` stands for) to its
-   * record, once the records are final: sets the record's side bit and
-   * indexes an other name's words; a row without a record is counted.
+   * record, once the records are final: sets the record's side bit, indexes
+   * an other name's words and a secondary location's place (`terms`), and
+   * counts the record's secondary locations; a row without a record is
+   * counted.
    */
-  #join(joins: Joins, npi: number, bit: number, name: string | null): void {
+  #join(
+    joins: Joins,
+    npi: number,
+    bit: number,
+    row: { name: string | null; terms: (number | string)[] | null },
+  ): void {
     const seq = this.#added.get(npi) ?? this.#npiIndex!.seqOf(npi);
     if (seq === null) {
       joins.orphans++;
       return;
     }
     joins.sides[seq]! |= bit;
-    if (name !== null) this.#index!.addTerms(seq, otherNameTerms(name, this.#ownerOf(seq)));
+    if (row.name !== null) {
+      this.#index!.addTerms(seq, otherNameTerms(row.name, this.#ownerOf(seq)));
+    }
+    if (row.terms !== null) {
+      this.#index!.addTerms(seq, row.terms);
+      if (joins.locations[seq]! < 2) joins.locations[seq]!++;
+    }
+  }
+
+  /**
+   * Marks in the index the records with two or more secondary locations
+   * (see `FIELD.otherMany`), once every reference row is joined.
+   */
+  #markManyLocations(joins: Joins): void {
+    const { locations } = joins;
+    for (let seq = 1; seq < locations.length; seq++) {
+      if (locations[seq]! >= 2) this.#index!.addTerms(seq, MANY_LOCATIONS_TERMS);
+    }
   }
 
   /** Adds an other name (othername file). */
@@ -434,7 +465,7 @@ export class DatabaseBuilder {
     this.#begin();
     this.#zipsNotFound += row.zipsNotFound;
     this.#insertSide[row.table].add(row.npi, row.doc);
-    if (this.#arrivals) this.#join(this.#arrivals, row.npi, SIDE_BITS[row.table], row.name);
+    if (this.#arrivals) this.#join(this.#arrivals, row.npi, SIDE_BITS[row.table], row);
     this.#wrote();
   }
 
@@ -609,6 +640,7 @@ export class DatabaseBuilder {
       this.#applyDeactivations();
     }
     const joins = this.#arrivals ?? this.#joinSides(onProgress);
+    this.#markManyLocations(joins);
     stats.orphans = joins.orphans;
     return { stats, sides: joins.sides };
   }
@@ -762,11 +794,14 @@ export class DatabaseBuilder {
     onProgress(0, 1, "reference rows");
     const joins = this.#newJoins();
     for (const [table, bit] of SIDE_TABLES) {
-      const names = table === "other_name";
-      const rows = this.#db.prepare(`SELECT npi${names ? ", doc" : ""} FROM ${table}`);
+      const names = table === "other_name", places = table === "location";
+      const rows = this.#db.prepare(`SELECT npi${names || places ? ", doc" : ""} FROM ${table}`);
       for (const row of rows.iterate()) {
         const { npi, doc } = row as { npi: number; doc?: string };
-        this.#join(joins, npi, bit, names ? unpackOtherName(doc!).name : null);
+        this.#join(joins, npi, bit, {
+          name: names ? unpackOtherName(doc!).name : null,
+          terms: places ? locationTerms(parseLocation(doc!)) : null,
+        });
       }
     }
     return joins;

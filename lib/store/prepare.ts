@@ -6,7 +6,7 @@
  * @module
  */
 import type { Endpoint, Location, OtherLocation, OtherName, Provider } from "../provider.ts";
-import { type IndexEntry, indexEntry } from "../index/entry.ts";
+import { type IndexEntry, indexEntry, locationTerms } from "../index/entry.ts";
 import { lookupZip } from "../geo/zip.ts";
 import { encodeProvider, packEndpoint, packOtherLocation } from "./codec.ts";
 import { packOtherName } from "./sides.ts";
@@ -120,6 +120,11 @@ export interface PreparedReference {
   doc: string;
   /** An other name's text, which the index adds to its record's terms; null for other rows. */
   name: string | null;
+  /**
+   * Index terms the row adds to its record whatever the record is (a secondary
+   * location's state, city and ZIP: {@linkcode locationTerms}); null for other rows.
+   */
+  terms: (number | string)[] | null;
   /** US ZIPs of a secondary location not found in the ZIP dataset (0 or 1). */
   zipsNotFound: number;
 }
@@ -139,6 +144,7 @@ export function prepareOtherName(npi: string, name: OtherName): PreparedReferenc
     npi: Number(npi),
     doc: packOtherName(name),
     name: name.name,
+    terms: null,
     zipsNotFound: 0,
   };
 }
@@ -147,13 +153,14 @@ export function prepareOtherName(npi: string, name: OtherName): PreparedReferenc
 export function prepareLocation(npi: string, location: OtherLocation): PreparedReference {
   const zipsNotFound = locatePlaces([location]);
   const doc = JSON.stringify(packOtherLocation(location));
-  return { table: "location", npi: Number(npi), doc, name: null, zipsNotFound };
+  const terms = locationTerms(location);
+  return { table: "location", npi: Number(npi), doc, name: null, terms, zipsNotFound };
 }
 
 /** An endpoint (endpoint file) ready to be written. */
 export function prepareEndpoint(npi: string, endpoint: Endpoint): PreparedReference {
   const doc = JSON.stringify(packEndpoint(endpoint));
-  return { table: "endpoint", npi: Number(npi), doc, name: null, zipsNotFound: 0 };
+  return { table: "endpoint", npi: Number(npi), doc, name: null, terms: null, zipsNotFound: 0 };
 }
 
 /**

@@ -18,9 +18,14 @@ export const SIDE_BITS: Readonly<Record<SideTable, number>> = {
 /** The side tables and the bit each sets. */
 export const SIDE_TABLES = Object.entries(SIDE_BITS) as [SideTable, number][];
 
-/** Reference rows joined to their records: a side bit per seq, and rows without a record. */
+/**
+ * Reference rows joined to their records: a side bit per seq, the number of
+ * secondary locations per seq (counted up to 2: one, or more than one), and
+ * rows without a record.
+ */
 export interface Joins {
   sides: Uint8Array;
+  locations: Uint8Array;
   orphans: number;
 }
 
