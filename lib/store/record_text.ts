@@ -17,13 +17,13 @@
 import type { Provider } from "../provider.ts";
 import { decodeProvider } from "./codec.ts";
 import { csvCell, providerCsvLine } from "./flat_records.ts";
-import { parseEndpoint, parseLocation, SIDE, unpackOtherName, withSides } from "./sides.ts";
+import { parseEndpoint, parseLocation, unpackOtherName, withSides } from "./sides.ts";
 
 /** A stored record with its rows of the reference files, as read from the database. */
 export interface StoredRecord {
   /** The record's stored form (`encodeProvider`). */
   doc: string;
-  /** The provider row's `sides` bits ({@linkcode SIDE}): which reference tables were joined. */
+  /** The provider row's `sides` bits (`SIDE` in `sides.ts`): which reference tables were joined. */
   sides: number;
   /** Stored other names (`packOtherName`), in table order. */
   otherNames: readonly string[];
