@@ -129,6 +129,38 @@ export async function prepareExport(
     controller.close();
     end(true);
   };
+  /**
+   * One page under way: the worker renders its first half and then finds the
+   * next page while this thread renders the second half. Renders get no
+   * abort signal: a client that leaves would have the pool terminate the
+   * worker, and a half page is soon done.
+   */
+  interface Step {
+    ids: number[];
+    half: number;
+    far: Promise<BodyChunk> | null;
+    next: SearchPage | Promise<SearchPage> | null;
+  }
+  const begin = (current: SearchPage): Step => {
+    const ids = current.hits.map((h) => h.id);
+    let far: Promise<BodyChunk> | null = null;
+    let half = 0;
+    if (source.render && ids.length >= 64) {
+      half = ids.length >> 1;
+      far = source.render(ids.slice(0, half), options.format, level, {
+        deadline: pageWatch().deadline,
+      });
+      far.catch(() => {}); // Awaited in the pull; a failure there errors the stream.
+    }
+    let next: SearchPage | Promise<SearchPage> | null = null;
+    if (current.next) {
+      query = { ...query, cursor: current.next };
+      next = source.find(query, pageWatch());
+      if (next instanceof Promise) next.catch(() => {});
+    }
+    return { ids, half, far, next };
+  };
+  let step: Step | null = null;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -143,22 +175,8 @@ export async function prepareExport(
         }
         if (options.signal?.aborted) throw options.signal.reason;
         if (clock() > deadline) throw new DeadlineError("The export's time limit passed");
-        const current = page;
-        const ids = current.hits.map((h) => h.id);
-        let far: Promise<BodyChunk> | null = null;
-        let half = 0;
-        if (source.render && ids.length >= 64) {
-          half = ids.length >> 1;
-          far = source.render(ids.slice(0, half), options.format, level, pageWatch());
-          far.catch(() => {}); // Awaited below; a failure there errors the stream.
-        }
-        // The next page is asked for now: a worker finds it while the pages are rendered.
-        let next: SearchPage | Promise<SearchPage> | null = null;
-        if (current.next) {
-          query = { ...query, cursor: current.next };
-          next = source.find(query, pageWatch());
-          if (next instanceof Promise) next.catch(() => {});
-        }
+        const { ids, half, far, next } = step ?? begin(page);
+        step = null;
         const near = textChunk(source.text(ids.slice(half), options.format), level);
         const bytes = far ? joined(send(await far), send(near)) : send(near);
         written += ids.length;
@@ -167,7 +185,10 @@ export async function prepareExport(
         if (!page || page.hits.length === 0) {
           page = null;
           finish(controller);
+          return;
         }
+        // The next page's first half is rendered while the client takes this one.
+        step = begin(page);
       } catch (error) {
         end(false);
         controller.error(error);
