@@ -71,6 +71,9 @@ export interface PreparedExport {
   body: ReadableStream<Uint8Array>;
 }
 
+/** The least and most of a page rendered by the worker. */
+const SHARE_RANGE = [0.2, 0.8] as const;
+
 /** The bytes of two chunks in order, as one array. */
 function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
   if (a.byteLength === 0) return b;
@@ -146,7 +149,7 @@ export async function prepareExport(
     let far: Promise<BodyChunk> | null = null;
     let half = 0;
     if (source.render && ids.length >= 64) {
-      half = ids.length >> 1;
+      half = Math.round(ids.length * share);
       far = source.render(ids.slice(0, half), options.format, level, {
         deadline: pageWatch().deadline,
       });
@@ -161,6 +164,18 @@ export async function prepareExport(
     return { ids, half, far, next };
   };
   let step: Step | null = null;
+  /**
+   * The worker's share of each page, balanced as the export runs: this
+   * thread also writes the response, the worker also finds the pages, and
+   * either may have the other's core busy. When this thread waited for the
+   * worker's half, the worker gets less; when it did not, more.
+   */
+  let share = 0.5;
+  const balance = (ownMs: number, waitedMs: number) => {
+    share = waitedMs > ownMs * 0.05
+      ? Math.max(SHARE_RANGE[0], share - 0.02)
+      : Math.min(SHARE_RANGE[1], share + 0.02);
+  };
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -177,8 +192,12 @@ export async function prepareExport(
         if (clock() > deadline) throw new DeadlineError("The export's time limit passed");
         const { ids, half, far, next } = step ?? begin(page);
         step = null;
+        const started = clock();
         const near = textChunk(source.text(ids.slice(half), options.format), level);
-        const bytes = far ? joined(send(await far), send(near)) : send(near);
+        const rendered = clock();
+        const farChunk = far ? await far : null;
+        if (farChunk) balance(rendered - started, clock() - rendered);
+        const bytes = farChunk ? joined(send(farChunk), send(near)) : send(near);
         written += ids.length;
         if (bytes.byteLength > 0) controller.enqueue(bytes);
         page = next instanceof Promise ? await next : next;
