@@ -1,9 +1,10 @@
 /**
  * Reading stored records many at a time: one statement for a batch of
  * provider ids (`WHERE p.id IN (…)`, a read transaction and a statement
- * step per batch instead of per record: about 2 µs a record against 9 µs
- * for one statement each at 1 million records), and one per reference table
- * for the batch's NPIs that have rows there.
+ * step per batch instead of per record: at 1 million records about 2 µs a
+ * record against 9 µs for one statement each), and one per reference table
+ * for the batch's NPIs that have rows there (4.4 µs a record in all, against
+ * 9 µs and the joins).
  *
  * @module
  */
