@@ -81,3 +81,26 @@ export async function memorySplit(pid: number): Promise<MemorySplit | null> {
   const rss = kb("Rss"), anonymous = kb("Anonymous");
   return { rss_mb: mb(rss), anonymous_mb: mb(anonymous), file_mb: mb(rss - anonymous) };
 }
+
+/**
+ * CPU seconds a process has used so far (user + system, all its threads),
+ * from `/proc/PID/stat` (clock ticks of 1/100 s); `"self"` for this process.
+ * Unlike wall time, it does not grow when other processes share the cores.
+ *
+ * @example
+ * ```ts
+ * const before = await cpuSeconds(child.pid);
+ * ```
+ */
+export async function cpuSeconds(pid: number | "self"): Promise<number | null> {
+  const { code, stdout } = await new Deno.Command("cat", {
+    args: [`/proc/${pid === "self" ? Deno.pid : pid}/stat`],
+    stderr: "null",
+  }).output().catch(() => ({ code: 1, stdout: new Uint8Array() }));
+  if (code !== 0) return null;
+  const text = new TextDecoder().decode(stdout);
+  // Fields after the command name (which may hold spaces, in parentheses): utime is the 14th.
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? ticks / 100 : null;
+}

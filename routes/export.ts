@@ -16,6 +16,7 @@ import { EXPORT_COLUMNS } from "../lib/store/flat_records.ts";
 import { datasetRelease } from "../lib/match/output.ts";
 import { clock } from "../lib/deadline.ts";
 import { COMMON_HEADERS } from "../lib/http/wrappers.ts";
+import { streamEncoding } from "../lib/http/compression.ts";
 import { specialtyIndex } from "./specialties.ts";
 
 const {
@@ -102,12 +103,18 @@ export function exportRoute(dataset: Dataset, config: Config): Route {
           },
         );
         const release = datasetRelease(store.dataset());
+        // gzip is written here, a piece per half page on the thread that renders it; a client
+        // taking only brotli gets it from the compression wrapper, as other streams do.
+        const gzip = streamEncoding(request.headers.get("accept-encoding")) === "gzip";
         const { total, body } = await prepareExport(query, {
           find: pageFinder(store, pool),
-          records: (ids) => store.getProvidersById(ids),
-          render: pool ? (ids, f, watch) => pool.renderRecords(ids, f, watch) : undefined,
+          text: (ids, f) => store.exportText(ids, f),
+          render: pool
+            ? (ids, f, gzipLevel, watch) => pool.renderRecords({ ids, format: f, gzipLevel }, watch)
+            : undefined,
         }, {
           format,
+          gzip,
           pageSize: EXPORT_PAGE_SIZE,
           deadline: clock() + config.streamTimeoutMs,
           pageTimeoutMs: config.requestTimeoutMs,
@@ -123,6 +130,7 @@ export function exportRoute(dataset: Dataset, config: Config): Route {
             "X-Total-Count": String(total),
             "Dataset-Release": release,
             "Cache-Control": "no-store",
+            ...(gzip ? { "Content-Encoding": "gzip", "Vary": "Accept-Encoding" } : {}),
             ...STREAM_HEADERS,
           },
         });

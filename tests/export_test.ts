@@ -59,6 +59,26 @@ const QUERIES = [
   "last_name=zzzzqq",
 ];
 
+/** The body of an export asked for with `Accept-Encoding`, its coding checked and undone. */
+async function exportBody(
+  app: TestApp,
+  query: string,
+  encoding: "gzip" | "br" | "identity",
+): Promise<string> {
+  const response = await app.request(`/v1/providers/export?${query}`, {
+    headers: { "Accept-Encoding": encoding },
+  });
+  assertEquals(response.status, 200);
+  assertMatch(response.headers.get("vary") ?? "", /Accept-Encoding/);
+  if (encoding === "identity") {
+    assertEquals(response.headers.get("content-encoding"), null);
+    return await response.text();
+  }
+  assertEquals(response.headers.get("content-encoding"), encoding);
+  const format = (encoding === "gzip" ? "gzip" : "brotli") as CompressionFormat;
+  return await new Response(response.body!.pipeThrough(new DecompressionStream(format))).text();
+}
+
 async function equivalence(app: TestApp, label: string) {
   for (const query of QUERIES) {
     const paged = await pagedNpis(app, query);
@@ -66,6 +86,22 @@ async function equivalence(app: TestApp, label: string) {
     assertEquals(records.map((r) => r.npi), paged, `${label}: ${query || "(no filter)"}`);
     assertEquals(response.headers.get("x-total-count"), String(paged.length));
   }
+  // The records are those of the search (the record text of GET /v1/providers/{npi}), whatever
+  // the coding: gzip is written in pieces on both threads, brotli by the compression wrapper.
+  for (
+    const query of ["state=NY", "entity_type=organization&include_deactivated=true&format=csv"]
+  ) {
+    const plain = await exportBody(app, query, "identity");
+    assertEquals(await exportBody(app, query, "gzip"), plain, `${label}: ${query} gzip`);
+    assertEquals(await exportBody(app, query, "br"), plain, `${label}: ${query} brotli`);
+  }
+  const lines = (await exportBody(app, "", "gzip")).trimEnd().split("\n");
+  assert(lines.length > 1500, `${lines.length} records`);
+  for (const line of lines.filter((_, i) => i % 97 === 0)) {
+    const npi = JSON.parse(line).npi;
+    assertEquals(line, await (await app.request(`/v1/providers/${npi}`)).text(), npi);
+  }
+  assertEquals(await exportBody(app, "last_name=zzzzqq", "gzip"), "");
 }
 
 Deno.test("[export] the same NPIs in the same order as paging through the search", async () => {

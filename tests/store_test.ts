@@ -12,6 +12,7 @@ import { searchFixtureDatabase } from "./_search_fixtures.ts";
 import { assertJson, testApp } from "./_utils.ts";
 import { Dataset } from "../lib/service/dataset.ts";
 import { assertThrows } from "@std/assert";
+import { renderRecords } from "../lib/store/flat_records.ts";
 
 /** The conformance suite. */
 export async function storeConformance(t: Deno.TestContext, store: ProviderStore): Promise<void> {
@@ -26,6 +27,13 @@ export async function storeConformance(t: Deno.TestContext, store: ProviderStore
     assertEquals(all.length, 7);
     const reversed = store.getProvidersById([3, 999, 1]);
     assertEquals(reversed.map((r) => r.id), [3, 1]);
+  });
+  await t.step("exportText and providerJsonById write the records of getProvidersById", () => {
+    const ids = [3, 999, 1, 2, 7, 3];
+    const providers = store.getProvidersById(ids).map((r) => r.provider);
+    assertEquals(store.exportText(ids, "ndjson"), renderRecords(providers, "ndjson"));
+    assertEquals(store.exportText(ids, "csv"), renderRecords(providers, "csv"));
+    assertEquals(store.providerJsonById(ids), providers.map((p) => JSON.stringify(p)));
   });
   await t.step("ids rank active providers first, then by name", () => {
     const all = store.getProvidersById([1, 2, 3, 4, 5, 6, 7]).map((r) => r.provider);

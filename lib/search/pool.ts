@@ -26,6 +26,18 @@ import { addCacheCounters, type CacheCounters } from "../lru.ts";
 import type { ColumnBytes } from "../index/reader.ts";
 import { searchShape, ServiceTimes, WaitCalibration } from "./service_times.ts";
 import { ResultMailbox } from "./result_mailbox.ts";
+import type { BodyChunk } from "../http/gzip_chunks.ts";
+
+/**
+ * Records to render as export text instead of searching: by internal id,
+ * as NDJSON or CSV lines, deflated at `gzipLevel` as a piece of a gzip
+ * stream (`lib/http/gzip_chunks.ts`) or UTF-8 as it is (`null`).
+ */
+export interface RecordsJob {
+  ids: number[];
+  format: "ndjson" | "csv";
+  gzipLevel: number | null;
+}
 
 /** Cache budgets a worker opens its store with. */
 export interface WorkerStoreOptions {
@@ -56,8 +68,8 @@ export type ToWorker =
     id: number;
     /** The search (`null` when the message renders `records` instead). */
     job: SearchJob | null;
-    /** Render these records (by internal id) as export text instead of searching. */
-    records?: { ids: number[]; format: "ndjson" | "csv" };
+    /** Render these records as export text instead of searching (answered `chunk`). */
+    records?: RecordsJob;
     deadline: number;
     /** Answer the page (its ids) instead of the body, whatever the worker's mode. */
     page?: boolean;
@@ -72,6 +84,7 @@ export type FromWorker =
   | { type: "columns"; columns: ColumnBytes }
   | { type: "result"; id: number; body: string; caches?: CacheCounters }
   | { type: "page"; id: number; page: SearchPage; caches?: CacheCounters }
+  | { type: "chunk"; id: number; chunk: BodyChunk; caches?: CacheCounters }
   | { type: "timeout"; id: number; caches?: CacheCounters }
   | { type: "failed"; id: number; message: string; caches?: CacheCounters }
   /** The answer to search `id` is in the worker's mailbox. */
@@ -161,7 +174,7 @@ interface Task {
   id: number;
   job: SearchJob | null;
   /** Records to render instead of a search (see {@linkcode SearchPool.renderRecords}). */
-  records?: { ids: number[]; format: "ndjson" | "csv" };
+  records?: RecordsJob;
   deadline: number;
   signal: AbortSignal | undefined;
   /** When it was queued and when a worker took it, on `clock()`. */
@@ -173,7 +186,7 @@ interface Task {
   shape: string;
   /** Its wait as estimated from service times when it was queued, before calibration (ms). */
   estimatedWaitMs: number;
-  resolve(body: string | SearchPage): void;
+  resolve(body: string | SearchPage | BodyChunk): void;
   reject(error: unknown): void;
   onAbort: (() => void) | null;
 }
@@ -366,19 +379,21 @@ export class SearchPool {
 
   /**
    * Renders records (by internal id, in that order) as export text — NDJSON
-   * lines or CSV lines — in a worker, so an export's pages are read and
-   * encoded on two threads at once. Rejects as {@linkcode SearchPool.run} does.
+   * lines or CSV lines, UTF-8, deflated as a piece of a gzip stream when
+   * `job.gzipLevel` is set — in a worker, whose bytes are transferred, not
+   * copied: an export's pages are read, encoded and compressed on two
+   * threads at once. Rejects as {@linkcode SearchPool.run} does.
    */
-  renderRecords(ids: number[], format: "ndjson" | "csv", watch: Watch = {}): Promise<string> {
-    return this.#submit(null, watch, false, { ids, format }) as Promise<string>;
+  renderRecords(job: RecordsJob, watch: Watch = {}): Promise<BodyChunk> {
+    return this.#submit(null, watch, false, job) as Promise<BodyChunk>;
   }
 
   #submit(
     job: SearchJob | null,
     watch: Watch,
     wantsPage: boolean,
-    records?: { ids: number[]; format: "ndjson" | "csv" },
-  ): Promise<string | SearchPage> {
+    records?: RecordsJob,
+  ): Promise<string | SearchPage | BodyChunk> {
     if (this.#closing) {
       return Promise.reject(
         new UnavailableError("The search workers are shutting down: try again", 1, "unavailable"),
@@ -389,7 +404,7 @@ export class SearchPool {
     this.#collect();
     const deadline = watch.deadline ?? Infinity;
     if (watch.signal?.aborted || clock() >= deadline) return Promise.reject(new DeadlineError());
-    return new Promise<string | SearchPage>((resolve, reject) => {
+    return new Promise<string | SearchPage | BodyChunk>((resolve, reject) => {
       const now = clock();
       const task: Task = {
         id: this.#nextId++,
@@ -617,7 +632,10 @@ export class SearchPool {
     if (message.type === "timeout") this.#options.observer?.timedOut?.("running");
     // The worker takes its next search first; the page is rendered here meanwhile.
     this.#pump();
-    if (message.type === "result" && !task.wantsPage) task.resolve(message.body);
+    if (message.type === "chunk" && task.records) task.resolve(message.chunk);
+    else if (message.type === "chunk") {
+      task.reject(new Error("The search worker answered export text, not a search"));
+    } else if (message.type === "result" && !task.wantsPage) task.resolve(message.body);
     else if (message.type === "result") {
       task.reject(new Error("The search worker answered a body, not a page"));
     } else if (message.type === "page" && task.wantsPage) task.resolve(message.page);

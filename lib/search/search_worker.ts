@@ -5,7 +5,8 @@
  *
  * Messages in and out are {@linkcode ToWorker} and {@linkcode FromWorker}:
  * `open` (answered `ready` or `open-failed`), then any number of `search`
- * (answered `result`, `timeout` or `failed`, with the request's id), then
+ * (answered `result`, `page`, or `chunk` for export records — their bytes
+ * transferred, not copied — or `timeout` or `failed`, with the request's id), then
  * `close`. Every answer carries the worker's cache counters (hits and
  * misses so far), which the pool sums for `/metrics`.
  *
@@ -14,14 +15,14 @@
 import { openSearchableStore, type SearchableSqliteStore } from "./searcher.ts";
 import { searchResponseBody } from "./response.ts";
 import { DeadlineError } from "../deadline.ts";
-import { renderRecords } from "../store/flat_records.ts";
+import { textChunk } from "../http/gzip_chunks.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
 import type { ColumnBytes } from "../index/reader.ts";
 import { ResultMailbox } from "./result_mailbox.ts";
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
-  postMessage(message: FromWorker): void;
+  postMessage(message: FromWorker, transfer?: Transferable[]): void;
   close(): void;
 };
 
@@ -117,10 +118,11 @@ scope.onmessage = (event) => {
       try {
         if (delayMs > 0) block(delayMs);
         if (message.records) {
-          const { ids, format } = message.records;
-          const records = store.getProvidersById(ids).map((r) => r.provider);
-          const body = renderRecords(records, format);
-          answer({ type: "result", id, body, caches: store.cacheCounters() });
+          const { ids, format, gzipLevel } = message.records;
+          const chunk = textChunk(store.exportText(ids, format), gzipLevel);
+          scope.postMessage({ type: "chunk", id, chunk, caches: store.cacheCounters() }, [
+            chunk.bytes.buffer,
+          ]);
         } else if (!job) {
           answer({ type: "failed", id, message: "A search message without a search" });
         } else if (pages || message.page) {

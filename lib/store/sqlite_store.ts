@@ -12,6 +12,8 @@ import { SCHEMA_VERSION } from "./schema.ts";
 import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
 import { ByteLru, type CacheCounters } from "../lru.ts";
 import { SearchIndex } from "../index/reader.ts";
+import { recordBatchReader } from "./record_batch.ts";
+import { RecordText } from "./record_text.ts";
 
 /**
  * A SQLite store, with its connection and index for the search layer
@@ -150,6 +152,8 @@ export function openSqliteStore(
   const names = new Map(taxonomy.map((t) => [t.code, t.display]));
   const describe = (code: string) => names.get(code) ?? null;
   const records = recordReader(db, describe);
+  const readBatch = recordBatchReader(db);
+  const text = new RecordText(describe);
   const idByNpi: StatementSync = db.prepare("SELECT id FROM provider_npi WHERE npi = ?");
   // Provider JSON texts by id (UTF-16: two bytes a character).
   const jsonCache = new ByteLru<string, number>(
@@ -225,10 +229,24 @@ export function openSqliteStore(
       return out;
     },
     providerJsonById(ids) {
-      const out: string[] = [];
-      for (const id of ids) {
-        const text = jsonOf(id);
-        if (text !== null) out.push(text);
+      // Records not cached are read in one batch and written as text without the record object.
+      const texts = ids.map((id) => jsonCache.get(id));
+      const missing = ids.filter((_, i) => texts[i] === undefined);
+      if (missing.length > 0) {
+        const read = new Map<number, string>();
+        for (const row of readBatch(missing)) {
+          const json = text.json(row);
+          read.set(row.id, json);
+          jsonCache.set(row.id, json);
+        }
+        ids.forEach((id, i) => (texts[i] ??= read.get(id)));
+      }
+      return texts.filter((json) => json !== undefined);
+    },
+    exportText(ids, format) {
+      let out = "";
+      for (const row of readBatch(ids)) {
+        out += format === "csv" ? text.csv(row) : `${text.json(row)}\n`;
       }
       return out;
     },

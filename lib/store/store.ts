@@ -36,6 +36,13 @@ export interface ProviderStore {
    * ids are skipped): what the routes send, cached across requests.
    */
   providerJsonById(ids: readonly number[]): string[];
+  /**
+   * Providers by internal id as export text, in the order given (unknown ids
+   * are skipped): NDJSON lines (each the JSON text of `providerJsonById`) or
+   * CSV lines of the export's columns (`EXPORT_COLUMNS`, without the header).
+   * Not cached: an export reads each record once.
+   */
+  exportText(ids: readonly number[], format: "ndjson" | "csv"): string;
   /** The JSON text of the provider with this NPI, or `null`. */
   providerJson(npi: string): string | null;
   /** What is being served. */
