@@ -225,3 +225,19 @@ export function inDays(day: number, set: DaySet): boolean {
   for (const [from, to] of set) if (day >= from && day < to) return true;
   return false;
 }
+
+/**
+ * A table by day number: 1 for the days of `set`, 0 for the others (one
+ * read per record where a search tests many). `null` for no condition.
+ *
+ * @example
+ * ```ts
+ * dayTable([[10, 12]])![11]; // 1
+ * ```
+ */
+export function dayTable(set: DaySet | null | undefined): Uint8Array | null {
+  if (!set) return null;
+  const table = new Uint8Array(MAX_DAY + 1);
+  for (const [from, to] of set) table.fill(1, from, Math.min(MAX_DAY + 1, to));
+  return table;
+}

@@ -9,12 +9,11 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
 import { type EndpointColumns, readEndpointColumns } from "../store/endpoint_columns.ts";
+import { type ColumnSource, columnSource } from "./column_source.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { FIELD, FLAG } from "../index/fields.ts";
-import { MAX_DAY } from "../index/updated.ts";
-import type { DaySet } from "./date_search.ts";
+import { type DaySet, dayTable } from "./date_search.ts";
 import type { AddressMatch, NameMatch } from "../search/query.ts";
 import { intersectAll, unionAll } from "../index/sorted.ts";
 import { connectionType, type Resource } from "./resources.ts";
@@ -116,29 +115,15 @@ export function hasChains(chains: OwnerChains): boolean {
 }
 
 /** What an unowned search reads: the endpoint columns and the index's flag and day columns. */
-export interface EndpointSource {
-  columns: EndpointColumns;
-  index: SearchIndex;
-  db: DatabaseSync;
-}
-
-const sources = new WeakMap<object, EndpointSource | null>();
+export type EndpointSource = ColumnSource<EndpointColumns>;
 
 /**
  * The endpoint columns of a store that has them (a SQLite store of schema 7
  * or later), loaded once; `null` otherwise.
  */
-export function endpointSource(store: object): EndpointSource | null {
-  if (sources.has(store)) return sources.get(store)!;
-  const sqlite = store as { db?: DatabaseSync; index?: SearchIndex };
-  let source: EndpointSource | null = null;
-  if (sqlite.db && "index" in sqlite) {
-    const columns = readEndpointColumns(sqlite.db);
-    if (columns) source = { columns, index: sqlite.index!, db: sqlite.db };
-  }
-  sources.set(store, source);
-  return source;
-}
+export const endpointSource: (store: object) => EndpointSource | null = columnSource(
+  readEndpointColumns,
+);
 
 function tokenMatches(token: CodingToken, coding: Record<string, unknown>): boolean {
   return coding.code === token.code && (!token.system || coding.system === token.system);
@@ -188,11 +173,7 @@ export function endpointRows(
   });
   const wantActive = filter.statuses?.includes("active") ?? true;
   const wantOff = filter.statuses?.includes("off") ?? true;
-  let dayOk: Uint8Array | null = null;
-  if (filter.updated) {
-    dayOk = new Uint8Array(MAX_DAY + 1);
-    for (const [from, to] of filter.updated) dayOk.fill(1, from, Math.min(MAX_DAY + 1, to));
-  }
+  const dayOk = dayTable(filter.updated);
   const days = dayOk ? index.updated : null;
   const flags = index.flags;
   const { ids, types, positions } = columns;

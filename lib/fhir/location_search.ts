@@ -10,38 +10,22 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
 import { type LocationColumns, readLocationColumns } from "../store/location_columns.ts";
-import type { SearchIndex } from "../index/reader.ts";
+import { type ColumnSource, columnSource } from "./column_source.ts";
 import { cellOf, cellsIn, FIELD } from "../index/fields.ts";
-import { MAX_DAY } from "../index/updated.ts";
 import { unionAll } from "../index/sorted.ts";
 import { distance } from "../geo/zip.ts";
 import { boundingBoxes } from "../search/geometry.ts";
 import type { AddressMatch, NameMatch, NearMatch, PostalMatch } from "../search/query.ts";
-import type { DaySet } from "./date_search.ts";
+import { type DaySet, dayTable } from "./date_search.ts";
 
 /** What a secondary location search reads. */
-export interface LocationSource {
-  columns: LocationColumns;
-  index: SearchIndex;
-  db: DatabaseSync;
-}
-
-const sources = new WeakMap<object, LocationSource | null>();
+export type LocationSource = ColumnSource<LocationColumns>;
 
 /** The secondary location columns of a store that has them, loaded once; `null` otherwise. */
-export function locationSource(store: object): LocationSource | null {
-  if (sources.has(store)) return sources.get(store)!;
-  const sqlite = store as { db?: DatabaseSync; index?: SearchIndex };
-  let source: LocationSource | null = null;
-  if (sqlite.db && "index" in sqlite) {
-    const columns = readLocationColumns(sqlite.db);
-    if (columns) source = { columns, index: sqlite.index!, db: sqlite.db };
-  }
-  sources.set(store, source);
-  return source;
-}
+export const locationSource: (store: object) => LocationSource | null = columnSource(
+  readLocationColumns,
+);
 
 /** The filters of a Location search, as the secondary rows are tested. */
 export interface SecondaryFilter {
@@ -128,11 +112,7 @@ export function secondaryRows(
   const owners = ownerIds(source, filter);
   const place = placeTest(c, filter);
   const wanted = filter.ids ? new Set(filter.ids) : null;
-  let dayOk: Uint8Array | null = null;
-  if (filter.updated) {
-    dayOk = new Uint8Array(MAX_DAY + 1);
-    for (const [from, to] of filter.updated) dayOk.fill(1, from, Math.min(MAX_DAY + 1, to));
-  }
+  const dayOk = dayTable(filter.updated);
   const days = dayOk ? index.updated : null;
   const flags = index.flags;
   const near = filter.near;

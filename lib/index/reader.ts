@@ -268,19 +268,7 @@ export class SearchIndex {
 
   /** The ids of every term of a field starting with `prefix` (the prefix itself included). */
   prefix(field: number, prefix: string): Uint32Array {
-    if (prefix === "") return EMPTY;
-    if (PREFIX_LENGTHS.includes(prefix.length)) {
-      const precomputed = this.list(field, `${prefix}*`);
-      if (precomputed.length > 0) return precomputed;
-    }
-    const key = `${field}\u0000${prefix}\u0001`;
-    const hit = this.#cached(key);
-    if (hit) return hit;
-    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-    const lists = (this.#range.all(field, prefix, end) as { ids: Uint8Array }[]).map((r) =>
-      view(r.ids, Uint32Array, 4)
-    );
-    return this.#remember(key, unionAll(lists, this.size + 1));
+    return this.#terms(field, prefix, true);
   }
 
   /**
@@ -290,18 +278,25 @@ export class SearchIndex {
    * that list, the word's own ids included.
    */
   extensions(field: number, prefix: string): Uint32Array {
+    return this.#terms(field, prefix, false);
+  }
+
+  /** The union of a field's terms starting with `prefix`, with or without `prefix` itself. */
+  #terms(field: number, prefix: string, itself: boolean): Uint32Array {
     if (prefix === "") return EMPTY;
     if (PREFIX_LENGTHS.includes(prefix.length)) {
       const precomputed = this.list(field, `${prefix}*`);
       if (precomputed.length > 0) return precomputed;
     }
-    const key = `${field}\u0000${prefix}\u0002`;
+    const key = `${field}\u0000${prefix}${itself ? "\u0001" : "\u0002"}`;
     const hit = this.#cached(key);
     if (hit) return hit;
     const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-    const lists = (this.#range.all(field, `${prefix}\u0000`, end) as { ids: Uint8Array }[]).map((
-      r,
-    ) => view(r.ids, Uint32Array, 4));
+    // Terms are `[a-z0-9]` and the like: any longer one sorts after `prefix` + U+0000.
+    const from = itself ? prefix : `${prefix}\u0000`;
+    const lists = (this.#range.all(field, from, end) as { ids: Uint8Array }[]).map((r) =>
+      view(r.ids, Uint32Array, 4)
+    );
     return this.#remember(key, unionAll(lists, this.size + 1));
   }
 

@@ -28,7 +28,8 @@ const OTHER_NAME_TYPES: readonly OtherNameType[] = [
   "other_name",
 ];
 
-const ADDRESS_KEYS = [
+/** The keys of an address, in the order of its packed form. */
+export const ADDRESS_KEYS = [
   "line1",
   "line2",
   "city",
@@ -86,7 +87,8 @@ export function unpackOtherLocation(v: Packed): OtherLocation {
   return { ...unpackLocation(row)!, phone_extension: row[10] as string | null };
 }
 
-const PERSON_KEYS = [
+/** The name keys of a person (individual or authorized official), in the order of the packed form. */
+export const PERSON_KEYS = [
   "prefix",
   "first_name",
   "middle_name",

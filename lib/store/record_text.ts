@@ -16,7 +16,7 @@
  * @module
  */
 import type { Provider } from "../provider.ts";
-import { decodeProvider } from "./codec.ts";
+import { ADDRESS_KEYS, decodeProvider, PERSON_KEYS } from "./codec.ts";
 import { csvCell, providerCsvLine } from "./flat_records.ts";
 import { parseEndpoint, parseLocation, unpackOtherName, withSides } from "./sides.ts";
 
@@ -211,26 +211,10 @@ function keyHeads(names: readonly string[]): readonly string[] {
   return names.map((name, i) => `${i === 0 ? "" : ","}"${name}":`);
 }
 
-const ADDRESS = keyHeads([
-  "line1",
-  "line2",
-  "city",
-  "state",
-  "postal_code",
-  "country_code",
-  "phone",
-  "fax",
-]);
+const ADDRESS = keyHeads(ADDRESS_KEYS);
 const LOCATION = [...ADDRESS, ',"lat":', ',"lon":'];
 const OTHER_LOCATION = [...LOCATION, ',"phone_extension":'];
-const PERSON = keyHeads([
-  "prefix",
-  "first_name",
-  "middle_name",
-  "last_name",
-  "suffix",
-  "credential",
-]);
+const PERSON = keyHeads(PERSON_KEYS);
 const INDIVIDUAL = [...PERSON, ',"sex":', ',"sole_proprietor":'];
 const OFFICIAL = [...PERSON, ',"title":', ',"phone":'];
 const IDENTIFIER = keyHeads(["type", "identifier", "state", "issuer"]);
