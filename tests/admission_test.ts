@@ -118,17 +118,19 @@ Deno.test("[admission] the expected wait follows the queue and the service time"
     assertEquals(serviceDeviationMs, serviceMs / 2, "the deviation starts at half the first");
     const started = performance.now();
     const pending = QUERIES.slice(0, 4).map((q) => app.request(`/v1/providers/search?q=${q}`));
-    // One running, three queued (all of the warm-up's shape), each reckoned long (the mean plus
-    // twice the deviation): a fourth waits for what the running one has left of that and three
-    // whole ones. No search has waited yet, so the calibration is 1.
+    // One running, three queued (all of the warm-up's shape): a fourth waits for what the running
+    // one has left of the mean (at least the deviation) and three whole ones, plus twice the
+    // deviation of that sum (four deviations, added as squares). No search has waited yet, so the
+    // calibration is 1.
     assertEquals(pool.stats.queued, 3);
     assertEquals(pool.stats.waitCalibration, 1);
     const expected = pool.stats.expectedWaitMs;
     const elapsed = performance.now() - started;
-    const long = serviceMs + 2 * serviceDeviationMs;
+    const spread = 2 * Math.sqrt(4 * serviceDeviationMs ** 2);
+    const most = 3 * serviceMs + Math.max(serviceMs, serviceDeviationMs) + spread;
+    const least = 3 * serviceMs + Math.max(serviceMs - elapsed, serviceDeviationMs) + spread;
     assert(
-      expected <= 4 * long + 1e-9 &&
-        expected >= 3 * long + Math.max(long - elapsed, serviceDeviationMs) - 1e-9,
+      expected <= most + 1e-9 && expected >= least - 1e-9,
       `expected ${expected} ms: service ${serviceMs} ms, ${elapsed} ms into the running one`,
     );
     for (const r of await Promise.all(pending)) await r.body?.cancel();

@@ -3,8 +3,8 @@
  * per worker; further searches wait in a FIFO queue of bounded length, and a
  * search arriving when the queue is full, or when its expected wait (the
  * work ahead of it: the queued searches' recent service times for their
- * shape, plus what the running ones have left, ÷ workers; each reckoned
- * long, mean plus twice the deviation) is over the wait
+ * shape, plus what the running ones have left, plus twice the deviation
+ * of that sum, ÷ workers) is over the wait
  * budget, is refused at once (503 `overloaded` with `Retry-After`) instead
  * of piling up: admitted searches wait for a worker about the budget at
  * most. A search whose
@@ -127,9 +127,9 @@ export interface SearchPoolOptions {
   /**
    * Longest expected wait (ms) for a worker a search is admitted with;
    * beyond, it is refused. The expected wait is the work ahead of it — the
-   * queued searches' recent service times (per shape: `service_times.ts`,
-   * each the mean plus twice the deviation) plus what the running ones have
-   * left — divided by the workers. 0 or absent: only the queue's length
+   * queued searches' recent service times (per shape: `service_times.ts`)
+   * plus what the running ones have left, plus twice the deviation of that
+   * sum — divided by the workers. 0 or absent: only the queue's length
    * sheds.
    */
   maxWaitMs?: number;
@@ -305,17 +305,18 @@ export class SearchPool {
   /**
    * What a search arriving now would wait for a worker, ms: 0 with a free
    * worker, else the work ahead of it divided by the workers. The work
-   * ahead is, for each queued search, a long service time of its shape —
-   * the recent mean plus twice the mean deviation — and for each running
-   * one, what it has left of that (at least the shape's deviation, when it
-   * runs longer than expected). Each search is reckoned long, not average,
-   * because slow spells are shared: when the machine is busy every search
-   * in the queue is slow at once, so their deviations add up rather than
-   * cancel. Before any search has finished, a search is reckoned at a
-   * quarter of the wait budget (so a burst at start-up queues a few
-   * searches per worker, not the whole queue). That estimate is then
-   * multiplied by how far such estimates have recently been from the waits
-   * seen (`WaitCalibration`: the 99th percentile of actual ÷ estimated).
+   * ahead is, for each queued search, the recent mean service time of its
+   * shape, and for each running one what it has left of that (at least the
+   * shape's deviation, when it runs longer than expected); to their sum
+   * come twice the deviation of that sum (the square root of the summed
+   * squared deviations), so a queue of a few slow shapes is reckoned long
+   * and a long queue of steady ones near its mean. Before any search has
+   * finished, a search is reckoned at a quarter of the wait budget (so a
+   * burst at start-up queues a few searches per worker, not the whole
+   * queue). That estimate is then multiplied by how far such estimates have
+   * recently been from the waits seen (`WaitCalibration`: the 99th
+   * percentile of actual ÷ estimated), which covers the slow spells that
+   * hit every search at once (a busy machine).
    */
   #expectedWait(): number {
     return this.#estimatedWait() * this.#calibration.factor;
@@ -324,21 +325,22 @@ export class SearchPool {
   /** The wait {@linkcode SearchPool.#expectedWait} calibrates: from service times alone. */
   #estimatedWait(): number {
     const fallback = (this.#options.maxWaitMs ?? 0) / 4;
-    const long = (shape: string) => {
-      const { ms, deviationMs } = this.#times.estimate(shape, fallback);
-      return { ms: ms + 2 * deviationMs, deviationMs };
-    };
-    let ready = 0, work = 0;
+    let ready = 0, work = 0, variance = 0;
     const now = clock();
     for (const slot of this.#slots) {
       if (!slot.ready) continue;
       if (!slot.task) return 0;
       ready++;
-      const { ms, deviationMs } = long(slot.task.shape);
+      const { ms, deviationMs } = this.#times.estimate(slot.task.shape, fallback);
       work += Math.max(ms - (now - slot.task.startedAt), deviationMs);
+      variance += deviationMs * deviationMs;
     }
-    for (const task of this.#queue) work += long(task.shape).ms;
-    return work / Math.max(1, ready);
+    for (const task of this.#queue) {
+      const { ms, deviationMs } = this.#times.estimate(task.shape, fallback);
+      work += ms;
+      variance += deviationMs * deviationMs;
+    }
+    return (work + 2 * Math.sqrt(variance)) / Math.max(1, ready);
   }
 
   /**
