@@ -290,3 +290,35 @@ Deno.test("[lastUpdated] lists, counts, walks and engine pages equal the brute f
     }
   }
 });
+
+Deno.test("[lastUpdated] with other filters: days tested on few candidates equal the listed days", () => {
+  const days = index.updated;
+  const rng = seededRandom(23);
+  const states = [
+    ...new Set(
+      Array.from(
+        { length: 12 },
+        () => index.states[1 + Math.floor(rng() * (index.states.length - 1))]!,
+      ),
+    ),
+  ];
+  for (const value of ["ge2025-01-01", "2015", "lt2012", "ne2020", "sa2018-03-04"]) {
+    const set = dateCondition(value);
+    // A state (a few hundred candidates: tested one by one) and no other filter (listed).
+    for (const state of states) {
+      const query = searchQuery({
+        states: [state],
+        extraFilters: [{ kind: "updated", days: set }],
+        includeDeactivated: true,
+        limit: 1000,
+      });
+      const expected: number[] = [];
+      for (let id = 1; id <= index.size; id++) {
+        if (index.states[index.state[id]!] === state && inDays(days[id]!, set)) expected.push(id);
+      }
+      const page = store.search(query);
+      assertEquals(page.total, expected.length, `${value} ${state}`);
+      assertEquals(page.hits.map((h) => h.id), expected.slice(0, 1000), `${value} ${state}`);
+    }
+  }
+});

@@ -18,7 +18,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { CursorPosition, FacetName, NameMatch, SearchQuery } from "./query.ts";
+import type { CursorPosition, ExtraFilter, FacetName, NameMatch, SearchQuery } from "./query.ts";
 import type { RecordCheck } from "./record_check.ts";
 import { boundingBoxes } from "./geometry.ts";
 import {
@@ -59,7 +59,7 @@ import {
   nearestPositions,
   sortByDistance,
 } from "./distance_page.ts";
-import { extraFilterList } from "./extra_filters.ts";
+import { extraFilterList, keepUpdated } from "./extra_filters.ts";
 import { nearestPage } from "./nearest.ts";
 import { browseUpdated } from "./updated_browse.ts";
 import type { SearchIndex } from "../index/reader.ts";
@@ -295,7 +295,11 @@ function listFilters(
   for (const codes of [query.taxonomyCodes, query.specialtyCodes]) {
     if (codes) cached(`codes:${codes}`, union(FIELD.anyCode, codes));
   }
-  for (const extra of query.extraFilters ?? []) lists.push(extraFilterList(extra, ctx));
+  const days: Extract<ExtraFilter, { kind: "updated" }>[] = [];
+  for (const extra of query.extraFilters ?? []) {
+    if (extra.kind === "updated") days.push(extra);
+    else lists.push(extraFilterList(extra, ctx));
+  }
   if (query.lastNames) plain(nameLists(index, FIELD.lastKey, query.lastNames));
   if (query.firstNames) plain(nameLists(index, FIELD.firstKey, query.firstNames));
   if (query.organizationNames) plain(nameLists(index, FIELD.orgKey, query.organizationNames));
@@ -308,8 +312,24 @@ function listFilters(
       ),
     );
   }
+  if (days.length === 0) return lists;
+  // Update days are tested on the other filters' few candidates, one read of the day column
+  // each, rather than listed over the whole registry (a family name updated after a day).
+  const few = lists.length > 0 ? intersectFilters(lists) : null;
+  if (few && few.length * DAYS_BY_CANDIDATE < index.size) {
+    let kept = few;
+    for (const extra of days) kept = keepUpdated(kept, extra.days, index);
+    return [filterList(kept, universe)];
+  }
+  for (const extra of days) lists.push(extraFilterList(extra, ctx));
   return lists;
 }
+
+/**
+ * Update days are tested candidate by candidate when the other filters
+ * leave fewer than 1/this of the registry; else listed (see `extra_filters.ts`).
+ */
+const DAYS_BY_CANDIDATE = 16;
 
 /**
  * The parts of one query word: a posting list per field, term and

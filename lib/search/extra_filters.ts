@@ -61,8 +61,7 @@ export function updatedIds(
   ctx: ExtraFilterContext,
 ): Uint32Array {
   const { index } = ctx;
-  const allowed = new Uint8Array(MAX_DAY + 1);
-  for (const [from, to] of days) allowed.fill(1, Math.max(1, from), Math.min(MAX_DAY + 1, to));
+  const allowed = allowedDays(days);
   const months: string[] = [];
   let covered = 0;
   for (const [term, n] of monthCounts(ctx)) {
@@ -78,17 +77,46 @@ export function updatedIds(
       months.map((m) => index.list(FIELD.updatedMonth, m)),
       index.size + 1,
     );
-    const out = new Uint32Array(candidates.length);
-    let n = 0;
-    for (let i = 0; i < candidates.length; i++) {
-      const id = candidates[i]!;
-      if (allowed[column[id]!] === 1) out[n++] = id;
-    }
-    return out.slice(0, n);
+    return keepUpdated(candidates, days, index).slice();
   }
   const out = new Uint32Array(covered);
   let n = 0;
   for (let id = 1; id <= index.size; id++) {
+    if (allowed[column[id]!] === 1) out[n++] = id;
+  }
+  return out.subarray(0, n);
+}
+
+/** A span of day numbers, `[from, to)` (see `lib/index/updated.ts`). */
+export type DaySpan = readonly [number, number];
+
+/** A table by day number: 1 for the days in `days`, else 0. */
+function allowedDays(days: readonly DaySpan[]): Uint8Array {
+  const allowed = new Uint8Array(MAX_DAY + 1);
+  for (const [from, to] of days) allowed.fill(1, Math.max(1, from), Math.min(MAX_DAY + 1, to));
+  return allowed;
+}
+
+/**
+ * The ids of `ids` (in order) whose last-update day is in one of `days`:
+ * one read of the day column each, for candidates other filters left.
+ *
+ * @example
+ * ```ts
+ * keepUpdated(Uint32Array.of(3, 8), [[19723, 19754]], index); // those updated in January 2024
+ * ```
+ */
+export function keepUpdated(
+  ids: Uint32Array,
+  days: readonly DaySpan[],
+  index: SearchIndex,
+): Uint32Array {
+  const allowed = allowedDays(days);
+  const column = index.updated;
+  const out = new Uint32Array(ids.length);
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
     if (allowed[column[id]!] === 1) out[n++] = id;
   }
   return out.subarray(0, n);
