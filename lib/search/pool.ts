@@ -546,8 +546,8 @@ export class SearchPool {
         {
           type: "open",
           path: this.#options.path,
-          // With more than one worker, the first to read a large column shares it.
-          storeOptions: { shareColumns: this.#slots.length > 1, ...this.#options.storeOptions },
+          // The first worker to read a large column shares it (with the others and the serving thread).
+          storeOptions: { shareColumns: true, ...this.#options.storeOptions },
           delayMs: this.#options.workerDelayMs ?? 0,
           pages: this.#options.render !== undefined,
           columns: this.#columns,
@@ -555,6 +555,14 @@ export class SearchPool {
         } satisfies ToWorker,
       );
     });
+  }
+
+  /**
+   * The index columns the workers have read into shared memory so far, for
+   * another index of the same file to adopt (the serving thread's).
+   */
+  get columns(): ColumnBytes {
+    return { ...this.#columns };
   }
 
   /** Keeps columns a worker read into shared memory and hands them to every other worker. */

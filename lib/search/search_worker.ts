@@ -140,6 +140,8 @@ scope.onmessage = (event) => {
             : { type: "failed", id, message: messageOf(error), caches },
         );
       }
+      // A column read on first use by this search (the update days) goes to the others too.
+      shareColumns();
       return;
     }
     case "columns":

@@ -60,12 +60,20 @@ export async function openServing(
     return { store: readWhole(openSearchableStore(path)), pool: null };
   }
   // The workers search; this thread only reads records (detail, dataset, specialties).
+  // Its index, loaded only for the few lookups the FHIR routes make here, takes the workers' large
+  // columns from shared memory and keeps a small posting cache.
+  let pool: SearchPool | null = null;
   const store = withSearch(
-    openSqliteStore(path, { lazyIndex: true, recordCacheBytes: 16 * 1024 * 1024 }),
+    openSqliteStore(path, {
+      lazyIndex: true,
+      recordCacheBytes: 16 * 1024 * 1024,
+      postingCacheBytes: 16 * 1024 * 1024,
+      sharedColumns: () => pool?.columns ?? {},
+    }),
     { lazy: true },
   );
   try {
-    const pool = await SearchPool.start({
+    pool = await SearchPool.start({
       path,
       workers: config.searchWorkers,
       queue: config.searchQueue,

@@ -11,7 +11,7 @@ import { parseEndpoint, parseLocation, SIDE, unpackOtherName, withSides } from "
 import { SCHEMA_VERSION } from "./schema.ts";
 import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
 import { ByteLru, type CacheCounters } from "../lru.ts";
-import { SearchIndex } from "../index/reader.ts";
+import { type ColumnBytes, SearchIndex } from "../index/reader.ts";
 import { recordBatchReader } from "./record_batch.ts";
 import { RecordText } from "./record_text.ts";
 
@@ -84,6 +84,12 @@ export interface SqliteStoreOptions {
   lazyIndex?: boolean;
   /** Read the index's large columns into shared memory (see `SearchIndexOptions.shared`). */
   shareColumns?: boolean;
+  /**
+   * Large columns other threads already read into shared memory (the search
+   * pool's), taken when this store's index is loaded instead of reading
+   * copies (see `SearchIndex.adopt`).
+   */
+  sharedColumns?: () => ColumnBytes;
 }
 
 function readMeta(db: DatabaseSync): Map<string, string> {
@@ -191,6 +197,11 @@ export function openSqliteStore(
         cacheBytes: options.postingCacheBytes ?? 160 * 1024 * 1024,
         shared: options.shareColumns,
       });
+      try {
+        index.adopt(options.sharedColumns?.() ?? {});
+      } catch {
+        // Columns that do not fit this file are not taken: the index reads its own.
+      }
     } catch (error) {
       throw new StoreOpenError(
         `Cannot serve '${path}': its search index is unreadable (${
