@@ -127,12 +127,13 @@ const CALIBRATION_WINDOW = 64;
 /** Waits needed before the calibration departs from 1. */
 const CALIBRATION_MIN_SAMPLES = 8;
 /**
- * The largest factor. Under a flood of requests the serving thread's own
- * delays (each refusal still costs it a little) can make waits several
- * times what service times say: at 1 million records and c=256, a cap of 4
- * kept 87–89% of waits within the budget, 16 kept 94%.
+ * The largest factor. A larger cap holds more waits within the budget under
+ * a flood (at 1 million records and c=256, 16 kept 89–94% within it against
+ * 87–89% with 4) but refuses searches at eight connections on a machine far
+ * from overloaded (37 of some 4,000 organization-word searches at 9.7
+ * million), when a few slow searches lift the factor.
  */
-const CALIBRATION_MAX = 16;
+const CALIBRATION_MAX = 4;
 /** The quantile of recent actual ÷ estimated waits the calibration takes. */
 const CALIBRATION_QUANTILE = 0.99;
 
