@@ -19,6 +19,7 @@ import { Dataset } from "../lib/service/dataset.ts";
 import { openSearchableStore } from "../lib/search/searcher.ts";
 import { type PoolObserver, SearchPool, type SearchPoolOptions } from "../lib/search/pool.ts";
 import { searchFixtureDatabase } from "./_search_fixtures.ts";
+import { buildDemoDatabase } from "../lib/demo/build.ts";
 import { loadConfig } from "../lib/config.ts";
 import { searchShape, ServiceTimes, WaitCalibration } from "../lib/search/service_times.ts";
 import { SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
@@ -236,6 +237,59 @@ Deno.test("[admission] SEARCH_MAX_WAIT_MS is validated", () => {
   assertEquals(loadConfig({ SEARCH_MAX_WAIT_MS: "0" }).searchMaxWaitMs, 0);
   const error = assertThrows(() => loadConfig({ SEARCH_MAX_WAIT_MS: "1s" }), TypeError);
   assertMatch(error.message, /SEARCH_MAX_WAIT_MS must be an integer from 0 to 600000, got '1s'/);
+});
+
+Deno.test("[admission] a roster or an export under way is not cut off by the wait budget", async () => {
+  const { counts, observer } = countingObserver();
+  // Every search takes 40 ms and the budget is 50 ms: more than one queued search is over it. A
+  // demo of 3,000 providers: an export of several pages.
+  const demo = `${dir}/demo.db`;
+  buildDemoDatabase({ path: demo, records: 3_000, seed: 3 });
+  const store = openSearchableStore(demo, { lazyIndex: true });
+  const pool = await SearchPool.start({
+    path: demo,
+    workers: 1,
+    queue: 64,
+    workerDelayMs: 40,
+    maxWaitMs: 50,
+    observer,
+  });
+  const dataset = new Dataset();
+  dataset.ready(store, pool);
+  const app = testApp({ deps: { dataset }, config: { requestTimeoutMs: 30_000 } });
+  try {
+    // A roster of 12 rows, matched four at a time: its searches queue behind each other.
+    const roster = "id,last_name,first_name,state\n" +
+      Array.from({ length: 12 }, (_, i) => `r${i},${QUERIES[i % QUERIES.length]},,NY`).join("\n") +
+      "\n";
+    const response = await app.request("/v1/match", {
+      method: "POST",
+      headers: { "Content-Type": "text/csv" },
+      body: roster,
+    });
+    assertEquals(response.status, 200);
+    const lines = (await response.text()).trim().split("\n").map((l) => JSON.parse(l));
+    const summary = lines.at(-1)!;
+    assertEquals(lines.length, 13, "a line per row and the summary");
+    assert(summary.complete !== false, `the roster was answered whole: ${JSON.stringify(summary)}`);
+    assertEquals(
+      lines.slice(0, -1).map((l) => l.id),
+      roster.trim().split("\n").slice(1).map((r) => r.split(",")[0]),
+    );
+    const total = (await (await app.request("/v1/providers/search?limit=1")).json()).total;
+    assert(total > 1000, "the export has several pages");
+    // An export of several pages, admitted on a free queue, then searches keep the queue busy.
+    const exported = await app.request("/v1/providers/export?format=ndjson");
+    assertEquals(exported.status, 200);
+    const busy = QUERIES.map((q) => app.request(`/v1/providers/search?q=${q}&limit=3`));
+    const records = (await exported.text()).trim().split("\n");
+    assertEquals(records.length, total);
+    for (const r of await Promise.all(busy)) await r.body?.cancel();
+    // The concurrent single searches were still subject to the budget.
+    assert(counts.shed_wait_budget > 0, "plain searches over the budget were refused");
+  } finally {
+    await dataset.close();
+  }
 });
 
 Deno.test("[admission] cleanup", async () => {

@@ -15,7 +15,12 @@ import { clock, type Watch } from "../deadline.ts";
 export type PageFinder = (query: SearchQuery, watch?: Watch) => SearchPage | Promise<SearchPage>;
 
 /**
- * A page finder over a store and its pool (`null`: search in-process).
+ * A page finder over a store and its pool (`null`: search in-process),
+ * for one request. Its first search is admitted by the pool's wait budget
+ * like any other (a request arriving under overload is refused before it
+ * answers anything); the later ones are part of a request already under
+ * way and are not refused by it, so an export or a roster is never cut off
+ * midway because other searches queued meanwhile.
  *
  * @example
  * ```ts
@@ -27,5 +32,10 @@ export function pageFinder(store: Searcher, pool: SearchPool | null): PageFinder
   if (!pool) return (query, watch = {}) => store.search(query, watch);
   // Pages found this way issue no cursors, and pool pages skip the body cache: no scope needed.
   const cursorScope = { query: "", release: "" };
-  return (query, watch = {}) => pool.page({ query, cursorScope, startedAt: clock() }, watch);
+  let started = false;
+  return (query, watch = {}) => {
+    const admitted = started;
+    started = true;
+    return pool.page({ query, cursorScope, startedAt: clock() }, watch, admitted);
+  };
 }

@@ -373,10 +373,13 @@ export class SearchPool {
    * Runs a search in a worker and resolves with its page: the ids of the
    * hits and where the next page starts (exports page through whole result
    * sets this way; roster matching gathers candidates). Rejects as
-   * {@linkcode SearchPool.run} does.
+   * {@linkcode SearchPool.run} does, except that with `admitted` (a later
+   * search of a request already under way: an export's next page, a
+   * roster's next row) the wait budget does not refuse it; only a full
+   * queue, the deadline or the signal stop it.
    */
-  page(job: SearchJob, watch: Watch = {}): Promise<SearchPage> {
-    return this.#submit(job, watch, true) as Promise<SearchPage>;
+  page(job: SearchJob, watch: Watch = {}, admitted = false): Promise<SearchPage> {
+    return this.#submit(job, watch, true, undefined, admitted) as Promise<SearchPage>;
   }
 
   /**
@@ -384,10 +387,11 @@ export class SearchPool {
    * lines or CSV lines, UTF-8, deflated as a piece of a gzip stream when
    * `job.gzipLevel` is set — in a worker, whose bytes are transferred, not
    * copied: an export's pages are read, encoded and compressed on two
-   * threads at once. Rejects as {@linkcode SearchPool.run} does.
+   * threads at once. Rejects as {@linkcode SearchPool.run} does, but not
+   * for the wait budget: it is part of an export under way.
    */
   renderRecords(job: RecordsJob, watch: Watch = {}): Promise<BodyChunk> {
-    return this.#submit(null, watch, false, job) as Promise<BodyChunk>;
+    return this.#submit(null, watch, false, job, true) as Promise<BodyChunk>;
   }
 
   #submit(
@@ -395,6 +399,7 @@ export class SearchPool {
     watch: Watch,
     wantsPage: boolean,
     records?: RecordsJob,
+    admitted = false,
   ): Promise<string | SearchPage | BodyChunk> {
     if (this.#closing) {
       return Promise.reject(
@@ -444,7 +449,7 @@ export class SearchPool {
       const maxWait = this.#options.maxWaitMs ?? 0;
       task.estimatedWaitMs = this.#estimatedWait();
       const wait = task.estimatedWaitMs * this.#calibration.factor;
-      if (maxWait > 0 && wait > maxWait) {
+      if (maxWait > 0 && wait > maxWait && !admitted) {
         this.#options.observer?.shed?.("wait_budget");
         // Come back when the work ahead has drained to within the budget.
         const retry = Math.max(RETRY_AFTER_SECONDS, Math.ceil((wait - maxWait) / 1000));
