@@ -179,7 +179,7 @@ export function matchRoute(dataset: Dataset, config: Config): Route {
         const csv = params.format === "csv" ||
           (!params.format && /\btext\/csv\b/i.test(request.headers.get("accept") ?? ""));
         const run = matchRows(rows, matcher, {
-          concurrency: pool ? 4 : 1,
+          concurrency: pool ? 8 : 1,
           deadline: clock() + config.streamTimeoutMs,
           signal: request.signal,
         });
