@@ -159,9 +159,21 @@ export const NPIS: Record<string, string> = Object.fromEntries(
   Object.keys(PEOPLE).map((key, i) => [key, npi(`1${String(500000 + i).padStart(8, "0")}`)]),
 );
 
-function mainRow(key: string, p: Person): string[] {
+/** The values every fixture row has: NPI, entity type, practice place and name, taxonomy codes. */
+function baseValues(
+  npi: string,
+  p: {
+    org?: string;
+    first?: string;
+    last?: string;
+    city: string;
+    state: string;
+    zip: string;
+    codes: readonly string[];
+  },
+): Record<string, string> {
   const values: Record<string, string> = {
-    "NPI": NPIS[key]!,
+    "NPI": npi,
     "Entity Type Code": p.org ? "2" : "1",
     "Provider First Line Business Practice Location Address": "1 MAIN ST",
     "Provider Business Practice Location Address City Name": p.city,
@@ -173,12 +185,17 @@ function mainRow(key: string, p: Person): string[] {
   else {
     values["Provider First Name"] = p.first!;
     values["Provider Last Name (Legal Name)"] = p.last!;
-    values["Provider Sex Code"] = p.sex!;
   }
   p.codes.forEach((code, i) => {
     values[`Healthcare Provider Taxonomy Code_${i + 1}`] = code;
     values[`Healthcare Provider Primary Taxonomy Switch_${i + 1}`] = i === 0 ? "Y" : "N";
   });
+  return values;
+}
+
+function mainRow(key: string, p: Person): string[] {
+  const values = baseValues(NPIS[key]!, p);
+  if (!p.org) values["Provider Sex Code"] = p.sex!;
   if (p.deactivated) values["NPI Deactivation Date"] = "01/02/2020";
   return row(NPIDATA_COLUMNS, values);
 }
@@ -504,19 +521,8 @@ export const BOX_NPIS: Record<string, string> = Object.fromEntries(
 );
 
 function boxRow(key: string, p: BoxPerson): string[] {
-  const values: Record<string, string> = {
-    "NPI": BOX_NPIS[key]!,
-    "Entity Type Code": p.org ? "2" : "1",
-    "Provider First Line Business Practice Location Address": "1 MAIN ST",
-    "Provider Business Practice Location Address City Name": p.city,
-    "Provider Business Practice Location Address State Name": p.state,
-    "Provider Business Practice Location Address Postal Code": p.zip,
-    "Provider Business Practice Location Address Country Code (If outside U.S.)": "US",
-  };
-  if (p.org) values["Provider Organization Name (Legal Business Name)"] = p.org;
-  else {
-    values["Provider First Name"] = p.first!;
-    values["Provider Last Name (Legal Name)"] = p.last!;
+  const values = baseValues(BOX_NPIS[key]!, p);
+  if (!p.org) {
     if (p.middle) values["Provider Middle Name"] = p.middle;
     if (p.prefix) values["Provider Name Prefix Text"] = p.prefix;
     if (p.credential) values["Provider Credential Text"] = p.credential;
@@ -526,10 +532,6 @@ function boxRow(key: string, p: BoxPerson): string[] {
       values["Provider Other Last Name Type Code"] = "1";
     }
   }
-  p.codes.forEach((code, i) => {
-    values[`Healthcare Provider Taxonomy Code_${i + 1}`] = code;
-    values[`Healthcare Provider Primary Taxonomy Switch_${i + 1}`] = i === 0 ? "Y" : "N";
-  });
   return row(NPIDATA_COLUMNS, values);
 }
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { deactivatedStub } from "../lib/store/prepare.ts";
 import { assertEquals, assertThrows } from "@std/assert";
 import { parseId, parseReference } from "../lib/fhir/ids.ts";
 import { FhirParamIssue, parseNear } from "../lib/fhir/search_params.ts";
@@ -47,6 +48,8 @@ Deno.test("[fhir-units] near: units, defaults and limits", () => {
 
 function provider(overrides: Partial<Provider> = {}): Provider {
   return {
+    // Every field empty, then this provider's.
+    ...deactivatedStub("1234567893"),
     npi: "1234567893",
     entity_type: "individual",
     status: "active",
@@ -61,8 +64,6 @@ function provider(overrides: Partial<Provider> = {}): Provider {
       sex: "F",
       sole_proprietor: null,
     },
-    organization: null,
-    other_names: [],
     taxonomies: [{
       code: "207RC0000X",
       description: null,
@@ -83,16 +84,6 @@ function provider(overrides: Partial<Provider> = {}): Provider {
       lat: 42.3576,
       lon: -71.0646,
     },
-    mailing_address: null,
-    other_locations: [],
-    identifiers: [],
-    endpoints: [],
-    replacement_npi: null,
-    enumeration_date: null,
-    last_updated: null,
-    certification_date: null,
-    deactivation_date: null,
-    reactivation_date: null,
     ...overrides,
   };
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { deactivatedStub } from "../lib/store/prepare.ts";
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { assertProblem, type TestApp, testApp } from "./_utils.ts";
 import { Dataset } from "../lib/service/dataset.ts";
@@ -29,6 +30,8 @@ function person(values: Record<string, string>) {
 
 function provider(patch: Partial<Provider> & { first?: string; last?: string }): Provider {
   return {
+    // Every field empty, then this provider's.
+    ...deactivatedStub("1234567893"),
     npi: "1234567893",
     entity_type: "individual",
     status: "active",
@@ -43,8 +46,6 @@ function provider(patch: Partial<Provider> & { first?: string; last?: string }):
       sex: "M",
       sole_proprietor: false,
     },
-    organization: null,
-    other_names: [],
     taxonomies: [{
       code: "207RC0000X",
       description: null,
@@ -65,16 +66,6 @@ function provider(patch: Partial<Provider> & { first?: string; last?: string }):
       lat: null,
       lon: null,
     },
-    mailing_address: null,
-    other_locations: [],
-    identifiers: [],
-    endpoints: [],
-    replacement_npi: null,
-    enumeration_date: null,
-    last_updated: null,
-    certification_date: null,
-    deactivation_date: null,
-    reactivation_date: null,
     ...patch,
   };
 }
