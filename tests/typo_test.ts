@@ -2,7 +2,8 @@
 import { assert, assertEquals } from "@std/assert";
 import { DatabaseSync } from "node:sqlite";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
-import { TYPED_WORD_MIN_DOCS, TypoFinder } from "../lib/search/text_query.ts";
+import { planWords, TYPED_WORD_MIN_DOCS, TypoFinder } from "../lib/search/text_query.ts";
+import { Rng } from "../lib/demo/prng.ts";
 import { TermCounts } from "../lib/index/term_counts.ts";
 
 const dir = await Deno.makeTempDir();
@@ -71,6 +72,41 @@ Deno.test("[typos] whether a word is known comes from the term counts", () => {
   assert(!finder.known("qzxqzx"));
   assert(!finder.known("smi"), "words under five letters count as unknown");
   assertEquals(finder.docs("smith"), docs("smith"));
+});
+
+Deno.test("[typos] a term extended by longer terms is found by one binary search", () => {
+  const counts = TermCounts.read(db);
+  const terms = (db.prepare("SELECT term FROM term ORDER BY id").all() as { term: string }[])
+    .map((r) => r.term);
+  const extended = (prefix: string) =>
+    terms.some((t) => t.length > prefix.length && t.startsWith(prefix));
+  const rng = new Rng(8);
+  const tried = ["", "zzzzzzzzz", "smit", "smith", "smithx", "a", "0"];
+  for (let k = 0; k < 400; k++) {
+    const term = terms[rng.int(terms.length)]!;
+    tried.push(term, term.slice(0, 1 + rng.int(term.length)), `${term}q`);
+  }
+  for (const word of tried) assertEquals(counts.extended(word), extended(word), word);
+});
+
+Deno.test("[typos] a last word that starts known words is searched as typed first", () => {
+  const finder = new TypoFinder(db);
+  // A prefix of a surname that is not itself a term: being typed, not misspelt.
+  const row = db.prepare(
+    "SELECT term FROM term WHERE length(term) >= 7 AND term GLOB '[a-z]*' AND docs >= 5 " +
+      "ORDER BY docs DESC LIMIT 1",
+  ).get() as { term: string };
+  const typed = row.term.slice(0, 5);
+  const prefixOnly = docs(typed) === 0 ? typed : row.term.slice(0, 6);
+  assertEquals(docs(prefixOnly), 0, `'${prefixOnly}' is not a term itself`);
+  assert(finder.extended(prefixOnly));
+  assert(finder.variants(prefixOnly).length > 0, `'${prefixOnly}' has typo neighbours`);
+  const [first] = planWords([prefixOnly], finder, "unknown");
+  assertEquals(first!.typos, [], "no variants at first");
+  // Not last, the same word is unknown and takes its variants at once; widened, so does the last.
+  const [notLast] = planWords([prefixOnly, "smith"], finder, "unknown");
+  assertEquals(notLast!.typos, finder.variants(prefixOnly));
+  assertEquals(planWords([prefixOnly], finder, "all")[0]!.typos, finder.variants(prefixOnly));
 });
 
 globalThis.addEventListener("unload", () => {

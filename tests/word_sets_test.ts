@@ -27,6 +27,8 @@ import {
   intersectFilters,
 } from "../lib/search/filter_lists.ts";
 import { Rng } from "../lib/demo/prng.ts";
+import { type CodeColumns, CodeMatch } from "../lib/search/code_match.ts";
+import { FIELD } from "../lib/index/fields.ts";
 
 /** A sorted, distinct list of about `count` ids below `universe`. */
 function randomList(rng: Rng, count: number, universe: number): Uint32Array {
@@ -124,6 +126,74 @@ Deno.test("[word sets] candidates looked up in the parts, the sparse union or th
       want,
       "the cheaper",
     );
+  }
+});
+
+/**
+ * Code columns of `universe - 1` random providers holding up to three of
+ * `codes` codes each (one primary at most, a code twice now and then, as
+ * NPPES allows), with the posting lists a build derives from them.
+ */
+function randomCodeColumns(rng: Rng, universe: number, codes: number): CodeColumns {
+  const names = ["", ...Array.from({ length: codes - 1 }, (_, k) => `C${k}`)];
+  const offsets = new Uint32Array(universe + 1);
+  const held: number[] = [], primary: number[] = [];
+  const lists = new Map<string, number[]>();
+  for (let id = 1; id < universe; id++) {
+    offsets[id] = held.length;
+    const count = rng.int(4);
+    for (let k = 0; k < count; k++) {
+      const code = 1 + rng.int(codes - 1), isPrimary = k === 0 && rng.chance(0.7);
+      held.push(code);
+      primary.push(isPrimary ? 1 : 0);
+      const key = `${isPrimary ? FIELD.primaryCode : FIELD.secondaryCode}\u0000${names[code]}`;
+      const list = lists.get(key) ?? [];
+      if (list.at(-1) !== id) list.push(id);
+      lists.set(key, list);
+    }
+  }
+  offsets[universe] = held.length;
+  const list = (field: number, term: string) =>
+    Uint32Array.from(lists.get(`${field}\u0000${term}`) ?? []);
+  return {
+    codes: names,
+    codeNumber: (code) => Math.max(0, names.indexOf(code)),
+    codeListLength: (n, isPrimary) =>
+      list(isPrimary ? FIELD.primaryCode : FIELD.secondaryCode, names[n]!).length,
+    taxOffsets: offsets,
+    taxCodes: Uint16Array.from(held),
+    taxPrimary: Uint8Array.from(primary),
+    list,
+  };
+}
+
+Deno.test("[word sets] codes looked up in the code columns agree with their posting lists", () => {
+  const rng = new Rng(41);
+  for (let round = 0; round < 10; round++) {
+    const universe = 2000 + rng.int(3000);
+    const columns = randomCodeColumns(rng, universe, 40);
+    const codes = new CodeMatch(columns);
+    for (let k = 0; k < 1 + rng.int(8); k++) {
+      const primary = rng.int(15);
+      // A code added twice keeps its best levels.
+      codes.add(`C${rng.int(39)}`, primary, primary + rng.int(2));
+    }
+    codes.add("not a code", 0, 0);
+    const parts = randomParts(rng, rng.int(4), universe, 1500);
+    const candidates = unionLeveled([
+      { list: randomList(rng, rng.chance(0.5) ? 40 : 1500, universe), level: rng.int(15) },
+    ]);
+    const all = [...parts, ...codes.parts()];
+    const want = plain(intersectLeveled(candidates, unionLeveled(all)));
+    assertEquals(plain(probeWord(candidates, parts, universe, codes)), want, "probed");
+    assertEquals(
+      plain(intersectWord(candidates, parts, universe, () => buildWordSet(all, universe), codes)),
+      want,
+      "the cheaper",
+    );
+    let size = 0;
+    for (const p of codes.parts()) size += p.list.length;
+    assertEquals(codes.size, size, "the size is the lists' length");
   }
 });
 

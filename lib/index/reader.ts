@@ -5,11 +5,11 @@
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { FLAG, PREFIX_LENGTHS } from "./fields.ts";
+import { FIELD, FLAG, PREFIX_LENGTHS } from "./fields.ts";
 import { EMPTY, unionAll } from "./sorted.ts";
 import { ByteLru } from "../lru.ts";
 
-function view<T extends Uint32Array | Float32Array | Uint16Array>(
+function view<T extends Uint32Array | Float32Array | Uint16Array | Uint8Array>(
   bytes: Uint8Array,
   make: new (buffer: ArrayBuffer, offset: number, length: number) => T,
   width: number,
@@ -40,6 +40,7 @@ const LAZY = {
   lon: { width: 4, perId: true },
   tax_offsets: { width: 4, perId: true },
   tax_codes: { width: 2, perId: false },
+  tax_primary: { width: 1, perId: false },
   updated: { width: 2, perId: true },
 } as const;
 
@@ -75,8 +76,12 @@ export class SearchIndex {
   #lon: Float32Array | null = null;
   #taxOffsets: Uint32Array | null = null;
   #taxCodes: Uint16Array | null = null;
+  #taxPrimary: Uint8Array | null = null;
+  #codeNumbers: Map<string, number> | null = null;
+  #codeLengths: Uint32Array | null = null;
   #updated: Uint16Array | null = null;
   readonly #blob: StatementSync;
+  readonly #codeRows: StatementSync;
   readonly #get: StatementSync;
   readonly #range: StatementSync;
   readonly #cache: ByteLru<Uint32Array>;
@@ -131,13 +136,16 @@ export class SearchIndex {
       }
     }
     this.#get = db.prepare("SELECT ids FROM posting WHERE field = ? AND term = ?");
+    this.#codeRows = db.prepare(
+      "SELECT field, term, length(ids) AS bytes FROM posting WHERE field IN (?, ?)",
+    );
     this.#range = db.prepare(
       "SELECT ids FROM posting WHERE field = ? AND term >= ? AND term < ? AND substr(term, -1) <> '*'",
     );
     this.#cache = new ByteLru<Uint32Array>(cacheBytes, (list) => list.byteLength);
   }
 
-  #column<T extends Uint32Array | Float32Array | Uint16Array>(
+  #column<T extends Uint32Array | Float32Array | Uint16Array | Uint8Array>(
     name: LazyColumn,
     make: new (buffer: ArrayBuffer, offset: number, length: number) => T,
   ): T {
@@ -207,6 +215,39 @@ export class SearchIndex {
     return this.#taxCodes ??= this.#column("tax_codes", Uint16Array);
   }
 
+  /** Whether each entry of {@linkcode taxCodes} is its provider's primary taxonomy (1) or not (0). */
+  get taxPrimary(): Uint8Array {
+    return this.#taxPrimary ??= this.#column("tax_primary", Uint8Array);
+  }
+
+  /** The number of a taxonomy code in {@linkcode codes} (0 when the dataset has none). */
+  codeNumber(code: string): number {
+    this.#codeNumbers ??= new Map(this.codes.map((c, i) => [c, i]));
+    return this.#codeNumbers.get(code) ?? 0;
+  }
+
+  /**
+   * How many providers hold code number `number` as their primary taxonomy
+   * (`primary`) or as another: the lengths of the code's posting lists, read
+   * for every code at once on first use without reading the lists.
+   */
+  codeListLength(number: number, primary: boolean): number {
+    if (!this.#codeLengths) {
+      const lengths = new Uint32Array(this.codes.length * 2);
+      const rows = this.#codeRows.all(FIELD.primaryCode, FIELD.secondaryCode) as {
+        field: number;
+        term: string;
+        bytes: number;
+      }[];
+      for (const { field, term, bytes } of rows) {
+        const at = this.codeNumber(term);
+        if (at > 0) lengths[at * 2 + (field === FIELD.primaryCode ? 1 : 0)] = bytes / 4;
+      }
+      this.#codeLengths = lengths;
+    }
+    return this.#codeLengths[number * 2 + (primary ? 1 : 0)]!;
+  }
+
   /**
    * Day of each provider id's last update (days since 1970-01-01; 0 for
    * none: `updated.ts`). Read on first use only, not by {@linkcode warm}:
@@ -233,7 +274,8 @@ export class SearchIndex {
     else if (!this.#lon) void this.lon;
     else if (!this.#taxOffsets) void this.taxOffsets;
     else if (!this.#taxCodes) void this.taxCodes;
-    return !this.#taxCodes;
+    else if (!this.#taxPrimary) void this.taxPrimary;
+    return !this.#taxPrimary;
   }
 
   /**

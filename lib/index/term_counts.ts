@@ -71,6 +71,25 @@ export class TermCounts {
     return 0;
   }
 
+  /**
+   * Whether some term is longer than `prefix` and starts with it (`carte`:
+   * `carter`), found by one binary search: the terms are in order.
+   */
+  extended(prefix: string): boolean {
+    let lo = 0, hi = this.#docs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#compare(prefix, mid) > 0) lo = mid + 1;
+      else hi = mid;
+    }
+    // `lo` is the first term at or after `prefix`: the prefix itself, if held, comes first.
+    for (let i = lo; i < lo + 2 && i < this.#docs.length; i++) {
+      const start = this.#starts[i]!, length = this.#starts[i + 1]! - 1 - start;
+      if (length > prefix.length && this.#text.startsWith(prefix, start)) return true;
+    }
+    return false;
+  }
+
   /** `term` against the `i`th term, by UTF-16 code units (the table's terms are `[a-z0-9]`). */
   #compare(term: string, i: number): number {
     const text = this.#text;

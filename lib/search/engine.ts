@@ -66,6 +66,7 @@ import type { SearchIndex } from "../index/reader.ts";
 import { checkWatch, type Watch } from "../deadline.ts";
 import { cellsIn, FIELD, FLAG } from "../index/fields.ts";
 import { placeCandidates } from "./places.ts";
+import { CodeMatch } from "./code_match.ts";
 import {
   EMPTY,
   EMPTY_LEVELED,
@@ -336,14 +337,13 @@ const DAYS_BY_CANDIDATE = 16;
  * taxonomy code it matches, each with the level it matches at. The word's
  * matches are their union.
  */
-function wordParts(w: WordTerms, words: number, ctx: EngineContext): LeveledPart[] {
-  const { index } = ctx;
+function wordParts(w: WordTerms, words: number, ctx: EngineContext): WordParts {
+  const { parts, codes } = textWordParts(w, words, ctx);
   if (w.kinds) {
     // A hint required as a word (a query of hints only): its codes match too.
-    const codes = hintParts({ word: w.word, kinds: w.kinds }, index, npiIdsOf(ctx), true);
-    return [...textWordParts(w, words, ctx), ...codes];
+    parts.push(...hintParts({ word: w.word, kinds: w.kinds }, ctx.index, npiIdsOf(ctx), true));
   }
-  return textWordParts(w, words, ctx);
+  return { parts, codes };
 }
 
 /** Finds providers by NPI through the `provider_npi` lookup. */
@@ -356,11 +356,22 @@ function npiIdsOf(ctx: EngineContext): NpiIds {
   };
 }
 
+/**
+ * A query word's matches: posting lists (read), and the taxonomy codes of
+ * the specialty words it stands for, whose lists are read only if the
+ * word's union is built (see `code_match.ts`).
+ */
+interface WordParts {
+  parts: LeveledPart[];
+  codes: CodeMatch | null;
+}
+
 /** The text parts of a query word (names, other names, city, specialty codes; prefix; typos). */
-function textWordParts(w: WordTerms, words: number, ctx: EngineContext): LeveledPart[] {
+function textWordParts(w: WordTerms, words: number, ctx: EngineContext): WordParts {
   const { index, specialties } = ctx;
   const one = words === 1;
   const parts: LeveledPart[] = [];
+  const codeMatch = new CodeMatch(index);
   const textParts = (
     term: string,
     get: (field: number, term: string) => Uint32Array,
@@ -371,10 +382,7 @@ function textWordParts(w: WordTerms, words: number, ctx: EngineContext): Leveled
     parts.push({ list: get(FIELD.given, term), level: levels.given });
     parts.push({ list: get(FIELD.other, term), level: levels.other });
     parts.push({ list: get(FIELD.place, term), level: levels.primary });
-    for (const code of codes) {
-      parts.push({ list: index.list(FIELD.primaryCode, code), level: levels.primary });
-      parts.push({ list: index.list(FIELD.secondaryCode, code), level: levels.secondary });
-    }
+    for (const code of codes) codeMatch.add(code, levels.primary, levels.secondary);
   };
   const list = (field: number, term: string) => index.list(field, term);
   textParts(w.word, list, specialties.codes(w.word), {
@@ -410,13 +418,15 @@ function textWordParts(w: WordTerms, words: number, ctx: EngineContext): Leveled
       secondary: 14,
     });
   }
-  return parts.filter((p) => p.list.length > 0);
+  return {
+    parts: parts.filter((p) => p.list.length > 0),
+    codes: codeMatch.size > 0 ? codeMatch : null,
+  };
 }
 
 /** A query word ready to evaluate: its parts, or its cached union. */
-interface PlannedWord {
+interface PlannedWord extends WordParts {
   key: string;
-  parts: LeveledPart[];
   /** Its union, when built or cached. */
   set: WordSet | undefined;
   /** Its size when cached, else the total length of its parts (an upper bound). */
@@ -428,17 +438,18 @@ function planWord(w: WordTerms, words: number, ctx: EngineContext): PlannedWord 
     w.typos.length ? 1 : 0
   }\u0000${w.kinds ?? 0}`;
   const set = ctx.wordSets?.get(key);
-  if (set) return { key, parts: [], set, size: set.size };
-  const parts = wordParts(w, words, ctx);
-  let size = 0;
+  if (set) return { key, parts: [], codes: null, set, size: set.size };
+  const { parts, codes } = wordParts(w, words, ctx);
+  let size = codes?.size ?? 0;
   for (const p of parts) size += p.list.length;
-  return { key, parts, set: undefined, size };
+  return { key, parts, codes, set: undefined, size };
 }
 
 /** The union of a word's parts, kept in the word-set cache when large or recurring. */
 function wordUnion(word: PlannedWord, ctx: EngineContext, recurring = false): WordSet {
   if (word.set) return word.set;
-  const set = buildWordSet(word.parts, ctx.index.size + 1);
+  const parts = word.codes ? [...word.parts, ...word.codes.parts()] : word.parts;
+  const set = buildWordSet(parts, ctx.index.size + 1);
   word.set = set;
   const min = recurring ? RECURRING_WORD_MIN_IDS : WORD_SET_MIN_IDS;
   if ((set.kind === "dense" || set.size >= min) && ctx.wordSets) ctx.wordSets.set(word.key, set);
@@ -478,7 +489,9 @@ function matchWords(
     if (word.set) set = intersectWordSet(set, word.set);
     else if (word.size * DENSE_FRACTION < universe && ctx.wordSets?.recurring(word.key)) {
       set = intersectWordSet(set, wordUnion(word, ctx, true));
-    } else set = intersectWord(set, word.parts, universe, () => wordUnion(word, ctx));
+    } else {
+      set = intersectWord(set, word.parts, universe, () => wordUnion(word, ctx), word.codes);
+    }
   }
   return set;
 }

@@ -36,7 +36,7 @@ export interface SearchableSqliteStore extends SqliteStore, Searcher {}
 export interface SearcherOptions {
   /** Bytes of finished result sets. Default 32 MB. */
   resultCacheBytes?: number;
-  /** Bytes of common words' unions. Default 128 MB. */
+  /** Bytes of common words' unions. Default 256 MB. */
   wordSetCacheBytes?: number;
   /** Bytes of long filter unions (a specialty's codes, states). Default 48 MB. */
   filterCacheBytes?: number;
@@ -70,7 +70,7 @@ export function withSearch(
       typos: new TypoFinder(store.db),
       specialties: specialtyVocabulary(index.codes, store.describe),
       cache: new ResultCache(options.resultCacheBytes ?? 32 * 1024 * 1024),
-      wordSets: new WordSetCache(options.wordSetCacheBytes ?? 128 * 1024 * 1024),
+      wordSets: new WordSetCache(options.wordSetCacheBytes ?? 256 * 1024 * 1024),
       filterLists: new FilterCache(options.filterCacheBytes ?? 48 * 1024 * 1024),
     };
   };

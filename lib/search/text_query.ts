@@ -3,7 +3,7 @@
  * it is the last word (search as you type), and for the indexed terms within
  * its typo budget (1 edit from 5 letters, 2 from 9), found through the
  * vocabulary's delete-neighbourhood keys. A word the vocabulary holds as
- * typed is first searched as typed; its neighbours join only when the query
+ * typed (or, last, as the start of a longer word) is first searched as typed; its neighbours join only when the query
  * finds fewer than {@linkcode TYPO_TOKENS_THRESHOLD} providers, and never
  * for a word {@linkcode TYPED_WORD_MIN_DOCS} providers or more hold. Words are folded to `[a-z0-9]`
  * before they reach any lookup, and only as bound parameters.
@@ -139,6 +139,15 @@ export class TypoFinder {
     return typoBudget(word) > 0 && word.length >= MIN_TYPO_TERM && this.docs(word) > 0;
   }
 
+  /**
+   * Whether the vocabulary holds longer words starting with `word`: a last
+   * word typed so far (`carte` of `carter`) is being completed, not misspelt.
+   */
+  extended(word: string): boolean {
+    this.warm();
+    return word.length >= MIN_TYPO_TERM && this.#counts!.extended(word);
+  }
+
   #lookUp(word: string): string[] {
     const budget = typoBudget(word);
     if (budget === 0) return [];
@@ -165,16 +174,17 @@ export function planWords(
   stage: TypoStage = "all",
 ): WordTerms[] {
   const kept = words.slice(0, MAX_QUERY_WORDS);
-  return kept.map((word, i) => ({
-    word,
-    prefix: i === kept.length - 1,
-    typos: stage === "unknown" && finder.known(word) ? [] : finder.variants(word),
-  }));
+  return kept.map((word, i) => {
+    const prefix = i === kept.length - 1;
+    const asTyped = stage === "unknown" &&
+      (finder.known(word) || (prefix && finder.extended(word)));
+    return { word, prefix, typos: asTyped ? [] : finder.variants(word) };
+  });
 }
 
 /**
  * Which words get typo variants: `unknown` — only words the vocabulary
- * does not hold as typed (the first try); `all` — every word within its
+ * does not hold as typed, nor as the start of a longer word when last (the first try); `all` — every word within its
  * budget, but for those {@linkcode TYPED_WORD_MIN_DOCS} providers hold
  * (when the first try found too few to fill a page).
  */

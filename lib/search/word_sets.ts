@@ -21,6 +21,7 @@ import {
   unionLeveledBelow,
 } from "../index/sorted.ts";
 import { ByteLru } from "../lru.ts";
+import type { CodeMatch } from "./code_match.ts";
 
 /**
  * A word's union: sparse, or dense over ids `0..universe-1` — four bits an
@@ -214,17 +215,19 @@ function probeParts(
 }
 
 /**
- * Candidates also in the union of the parts, each at the worse of its
- * level and the best level of the parts holding it, found by looking each
- * candidate up (see {@linkcode probeParts}): the cost follows the
- * candidates, not the parts.
+ * Candidates also in the union of the parts (and of the codes, when given),
+ * each at the worse of its level and the best level of the parts holding
+ * it, found by looking each candidate up (see {@linkcode probeParts}): the
+ * cost follows the candidates, not the parts.
  */
 export function probeWord(
   candidates: Leveled,
   parts: readonly LeveledPart[],
   universe: number,
+  codes: CodeMatch | null = null,
 ): Leveled {
   const probes = probeParts(parts, candidates.ids.length, universe);
+  const codeLevel = codes?.prober() ?? null;
   const at = new Uint32Array(probes.length);
   const { ids: inIds, levels: inLevels } = candidates;
   const ids = new Uint32Array(inIds.length);
@@ -232,14 +235,19 @@ export function probeWord(
   let n = 0;
   for (let i = 0; i < inIds.length; i++) {
     const v = inIds[i]!;
+    let best = codeLevel ? codeLevel(v) : NO_LEVEL;
     for (let p = 0; p < probes.length; p++) {
       const probe = probes[p]!;
+      if (probe.level >= best) break;
       if (probeHolds(probe, at, p, v)) {
-        ids[n] = v;
-        const own = inLevels[i]!;
-        levels[n++] = own > probe.level ? own : probe.level;
+        best = probe.level;
         break;
       }
+    }
+    if (best !== NO_LEVEL) {
+      ids[n] = v;
+      const own = inLevels[i]!;
+      levels[n++] = own > best ? own : best;
     }
   }
   return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
@@ -291,9 +299,11 @@ export function probeIsCheaper(
   candidates: number,
   parts: readonly LeveledPart[],
   universe: number,
+  codes: CodeMatch | null = null,
 ): boolean {
   const c = Math.max(1, candidates);
-  let probe = 0, union = 0;
+  // Codes are looked up in the code columns (a few steps a candidate), or their lists united.
+  let probe = codes ? 2 * c : 0, union = codes ? 3 * codes.size : 0;
   const levels = new Set<number>();
   for (const { list, level } of parts) {
     const len = list.length;
@@ -308,15 +318,16 @@ export function probeIsCheaper(
   return probe + c * levels.size < union;
 }
 
-/** Looks candidates up in a word's parts, or in its union. */
+/** Looks candidates up in a word's parts (and codes), or in its union. */
 export function intersectWord(
   candidates: Leveled,
   parts: readonly LeveledPart[],
   universe: number,
   union: () => WordSet,
+  codes: CodeMatch | null = null,
 ): Leveled {
-  return probeIsCheaper(candidates.ids.length, parts, universe)
-    ? probeWord(candidates, parts, universe)
+  return probeIsCheaper(candidates.ids.length, parts, universe, codes)
+    ? probeWord(candidates, parts, universe, codes)
     : intersectWordSet(candidates, union());
 }
 

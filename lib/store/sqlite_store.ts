@@ -73,7 +73,7 @@ function recordReader(db: DatabaseSync, describe: (code: string) => string | nul
 
 /** How {@linkcode openSqliteStore} opens a database. */
 export interface SqliteStoreOptions {
-  /** Bytes of decoded posting lists kept between searches. Default 160 MB. */
+  /** Bytes of decoded posting lists kept between searches. Default 96 MB. */
   postingCacheBytes?: number;
   /** Bytes of providers' JSON texts kept between requests. Default 16 MB. */
   recordCacheBytes?: number;
@@ -194,7 +194,7 @@ export function openSqliteStore(
     if (index) return index;
     try {
       index = SearchIndex.open(db, {
-        cacheBytes: options.postingCacheBytes ?? 160 * 1024 * 1024,
+        cacheBytes: options.postingCacheBytes ?? 96 * 1024 * 1024,
         shared: options.shareColumns,
       });
       try {
