@@ -477,7 +477,11 @@ function matchWords(
   // A new set: results are edited in place later, and the union may be cached.
   const driver = words[0]!;
   const recurring = !driver.set && (ctx.wordSets?.recurring(driver.key) ?? false);
-  let set = wordSetIds(wordUnion(driver, ctx, recurring), ctx.index.flags, test.mask, test.value);
+  const union = wordUnion(driver, ctx, recurring);
+  // A sparse union narrowed further is read as it is (each step makes new arrays), and the flag
+  // test is left for the few that remain; otherwise the test makes the copy the caller edits.
+  const flagsLater = union.kind === "sparse" && !boxes && (words.length > 1 || filters.length > 0);
+  let set = flagsLater ? union.set : wordSetIds(union, ctx.index.flags, test.mask, test.value);
   if (boxes) set = keepInBoxes(set, boxes, ctx.index);
   for (const f of filters.sort((a, b) => a.ids.length - b.ids.length)) {
     if (set.ids.length === 0) break;
@@ -493,7 +497,7 @@ function matchWords(
       set = intersectWord(set, word.parts, universe, () => wordUnion(word, ctx), word.codes);
     }
   }
-  return set;
+  return flagsLater ? keepFlagged(set, ctx.index.flags, test.mask, test.value) : set;
 }
 
 type Box = ReturnType<typeof boundingBoxes>[number];
