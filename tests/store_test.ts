@@ -109,7 +109,7 @@ Deno.test("[store] index columns are read on first use or by warm, with the same
   try {
     let steps = 1;
     while (warmed.warm()) steps++;
-    assertEquals(steps, 5, "one column a step: city, lat, lon, taxonomy offsets and codes");
+    assertEquals(steps, 6, "one column a step: city, lat, lon, taxonomy offsets, codes, primaries");
     assertEquals(warmed.warm(), false);
     const body = async (store: typeof cold, query: string) => {
       const app = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
