@@ -36,6 +36,10 @@ export class ByteLru<V, K = string> {
     } else this.misses++;
     return hit;
   }
+  /** Whether `key` is kept (neither counted as a lookup nor made recent). */
+  has(key: K): boolean {
+    return this.#entries.has(key);
+  }
   set(key: K, value: V): void {
     const bytes = this.sizeOf(value);
     if (bytes > this.budget / 4) return;

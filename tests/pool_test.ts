@@ -86,16 +86,57 @@ for (const renderHere of [false, true]) {
   });
 }
 
+Deno.test("[pool] a word union one worker builds serves the other", async () => {
+  const pool = await SearchPool.start({ path, workers: 2, queue: 64 });
+  const job = (words: string[], states?: string[]): SearchJob => ({
+    query: searchQuery({ words, states, limit: 5 }),
+    cursorScope: { query: "q", release: "r" },
+    startedAt: clock(),
+  });
+  try {
+    // A two-letter prefix stands for many providers: its union is built once and kept.
+    await pool.page(job(["ma"]));
+    const deadline = clock() + 20_000;
+    while (pool.stats.sharedWordSets < 1 && clock() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert(pool.stats.sharedWordSets >= 1, "the union was handed over");
+    const before = pool.cacheCounters().word_sets ?? { hits: 0, misses: 0 };
+    // Two searches at once, one a worker, each narrowing the same word differently (no result
+    // cache answers): both find the union kept, the worker that did not build it too.
+    const pages = await Promise.all([
+      pool.page(job(["ma"], ["NY"])),
+      pool.page(job(["ma"], ["CA"])),
+    ]);
+    const after = pool.cacheCounters().word_sets!;
+    assertEquals(after.hits - before.hits, 2, "both workers had the union");
+    assertEquals(after.misses - before.misses, 0);
+    const local = openSearchableStore(path);
+    try {
+      assertEquals(pages[0], local.search(job(["ma"], ["NY"]).query));
+      assertEquals(pages[1], local.search(job(["ma"], ["CA"]).query));
+    } finally {
+      local.close();
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
 Deno.test("[pool] workers share the index columns one of them read", async () => {
   const local = openSearchableStore(path);
   const pool = await SearchPool.start({ path, workers: 2, queue: 64 });
   try {
     // Each worker warms between searches; the first to read a column hands it to the other.
     const deadline = clock() + 20_000;
-    while (pool.stats.sharedColumns < 5 && clock() < deadline) {
+    while (pool.stats.sharedColumns < 6 && clock() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    assertEquals(pool.stats.sharedColumns, 5, "city, lat, lon, tax_offsets, tax_codes");
+    assertEquals(
+      pool.stats.sharedColumns,
+      6,
+      "city, lat, lon, tax_offsets, tax_codes, tax_primary",
+    );
     // Another index of the file (the serving thread's) takes them instead of reading copies.
     const serving = openSearchableStore(path, {
       lazyIndex: true,
@@ -183,6 +224,7 @@ Deno.test("[pool] a search past the timeout is abandoned: worker terminated and 
       expectedWaitMs: _w,
       waitCalibration: _c,
       sharedColumns: _shared,
+      sharedWordSets: _sets,
       ...counts
     } = pool.stats;
     assertEquals(counts, { workers: 1, ready: 1, busy: 0, queued: 0, replaced: 1 });

@@ -3,7 +3,7 @@
  * data: leveled unions (merged, marked, dense), candidates looked up in a
  * word's parts or in its union, and filter lists with and without bitmaps.
  */
-import { assertEquals, assertThrows } from "@std/assert";
+import { assert, assertEquals, assertThrows } from "@std/assert";
 import {
   intersectLeveled,
   keepFlagged,
@@ -18,6 +18,7 @@ import {
   intersectWordSet,
   probeIsCheaper,
   probeWord,
+  WordSetCache,
   wordSetIds,
 } from "../lib/search/word_sets.ts";
 import {
@@ -238,4 +239,37 @@ Deno.test("[filter lists] bitmaps and galloping give the same intersections", ()
     assertEquals(plain(filterLeveledBy(leveled, withBits)).map(([id]) => id), want);
   }
   assertThrows(() => intersectFilters([]), RangeError);
+});
+
+Deno.test("[word sets] a shared cache hands its sets over in shared memory, once", () => {
+  const rng = new Rng(5);
+  const universe = 100_000;
+  const sparse = buildWordSet(randomParts(rng, 4, universe, 2_000), universe);
+  const dense = buildWordSet([{ list: randomList(rng, 30_000, universe), level: 3 }], universe);
+  assertEquals([sparse.kind, dense.kind], ["sparse", "dense"]);
+  const builder = new WordSetCache(64 << 20, { share: true });
+  builder.set("sparse", sparse);
+  builder.set("dense", dense);
+  const fresh = builder.takeFresh();
+  assertEquals(fresh.map(([key]) => key), ["sparse", "dense"]);
+  assertEquals(builder.takeFresh(), [], "listed once");
+  for (const [key, set] of fresh) {
+    const arrays = set.kind === "dense" ? [set.nibbles] : [set.set.ids, set.set.levels];
+    for (const a of arrays) assert(a.buffer instanceof SharedArrayBuffer, `${key} is shared`);
+    assertEquals(set, key === "sparse" ? sparse : dense, "the same set");
+    assertEquals(builder.get(key), set, "kept as handed over");
+  }
+  const other = new WordSetCache(64 << 20, { share: true });
+  const own = buildWordSet([{ list: Uint32Array.of(1, 2), level: 0 }], universe);
+  other.set("sparse", own);
+  other.takeFresh();
+  other.adopt(fresh);
+  assertEquals(other.get("sparse"), own, "a set kept already stays");
+  assertEquals(other.get("dense"), dense);
+  assertEquals(other.takeFresh(), [], "adopted sets are not handed on again");
+  // A cache that does not share keeps what it is given and lists nothing.
+  const plainCache = new WordSetCache(64 << 20);
+  plainCache.set("sparse", sparse);
+  assert(plainCache.get("sparse") === sparse);
+  assertEquals(plainCache.takeFresh(), []);
 });

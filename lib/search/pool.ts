@@ -24,6 +24,7 @@ import type { SearchPage } from "./engine.ts";
 import { BodyCache } from "./body_cache.ts";
 import { addCacheCounters, type CacheCounters } from "../lru.ts";
 import type { ColumnBytes } from "../index/reader.ts";
+import type { SharedWordSet } from "./word_sets.ts";
 import { searchShape, ServiceTimes, WaitCalibration } from "./service_times.ts";
 import { ResultMailbox } from "./result_mailbox.ts";
 import type { BodyChunk } from "../http/gzip_chunks.ts";
@@ -44,6 +45,8 @@ export interface WorkerStoreOptions {
   postingCacheBytes?: number;
   /** Read the index's large columns into shared memory, to hand them to the other workers. */
   shareColumns?: boolean;
+  /** Keep common words' unions in shared memory, to hand them to the other workers. */
+  shareWordSets?: boolean;
   resultCacheBytes?: number;
   recordCacheBytes?: number;
 }
@@ -63,6 +66,8 @@ export type ToWorker =
     mailbox?: SharedArrayBuffer;
   }
   | { type: "columns"; columns: ColumnBytes }
+  /** Word unions another worker built (in shared memory). */
+  | { type: "wordSets"; sets: SharedWordSet[] }
   | {
     type: "search";
     id: number;
@@ -82,6 +87,8 @@ export type FromWorker =
   | { type: "open-failed"; message: string }
   /** Index columns this worker read into shared memory, for the others. */
   | { type: "columns"; columns: ColumnBytes }
+  /** Word unions this worker built, in shared memory, for the others. */
+  | { type: "wordSets"; sets: SharedWordSet[] }
   | { type: "result"; id: number; body: string; caches?: CacheCounters }
   | { type: "page"; id: number; page: SearchPage; caches?: CacheCounters }
   | { type: "chunk"; id: number; chunk: BodyChunk; caches?: CacheCounters }
@@ -166,6 +173,8 @@ export interface PoolStats {
   expectedWaitMs: number;
   /** Index columns one worker read into shared memory and the others use. */
   sharedColumns: number;
+  /** Word unions one worker built and handed to the others since start. */
+  sharedWordSets: number;
   /** What waits estimated from service times are multiplied by (`WaitCalibration`). */
   waitCalibration: number;
 }
@@ -232,6 +241,8 @@ export class SearchPool {
   #retiredCaches: CacheCounters = {};
   /** Index columns read into shared memory by a worker: every other worker adopts them. */
   #columns: ColumnBytes = {};
+  /** Word unions handed from one worker to the others so far. */
+  #sharedWordSets = 0;
 
   private constructor(options: SearchPoolOptions) {
     this.#options = options;
@@ -285,6 +296,7 @@ export class SearchPool {
       serviceDeviationMs: this.#times.overall?.deviationMs ?? 0,
       expectedWaitMs: this.#expectedWait(),
       sharedColumns: Object.keys(this.#columns).length,
+      sharedWordSets: this.#sharedWordSets,
       waitCalibration: this.#calibration.factor,
     };
   }
@@ -516,6 +528,11 @@ export class SearchPool {
           this.#pump();
         } else if (message.type === "columns") {
           this.#share(slot, message.columns);
+        } else if (message.type === "wordSets") {
+          this.#sharedWordSets += message.sets.length;
+          for (const other of this.#slots) {
+            if (other !== slot) other.worker.postMessage(message satisfies ToWorker);
+          }
         } else if (message.type === "open-failed") {
           opening = false;
           worker.terminate();
@@ -552,7 +569,12 @@ export class SearchPool {
           type: "open",
           path: this.#options.path,
           // The first worker to read a large column shares it (with the others and the serving thread).
-          storeOptions: { shareColumns: true, ...this.#options.storeOptions },
+          // ...and so does the worker that builds a common word's union, when there are others.
+          storeOptions: {
+            shareColumns: true,
+            shareWordSets: this.#options.workers > 1,
+            ...this.#options.storeOptions,
+          },
           delayMs: this.#options.workerDelayMs ?? 0,
           pages: this.#options.render !== undefined,
           columns: this.#columns,

@@ -77,6 +77,12 @@ function shareColumns(): void {
   scope.postMessage({ type: "columns", columns: fresh });
 }
 
+/** Sends the pool the word unions kept since the last call (when the pool shares them). */
+function shareWordSets(): void {
+  const sets = store?.takeWordSets() ?? [];
+  if (sets.length > 0) scope.postMessage({ type: "wordSets", sets });
+}
+
 /** Takes the pool's shared columns (those this worker has not read itself). */
 function adopt(columns: ColumnBytes): void {
   if (!store || Object.keys(columns).length === 0) return;
@@ -140,10 +146,15 @@ scope.onmessage = (event) => {
             : { type: "failed", id, message: messageOf(error), caches },
         );
       }
-      // A column read on first use by this search (the update days) goes to the others too.
+      // A column read on first use by this search (the update days) goes to the others too, and so
+      // do the word unions it kept.
       shareColumns();
+      shareWordSets();
       return;
     }
+    case "wordSets":
+      store?.adoptWordSets(message.sets);
+      return;
     case "columns":
       try {
         adopt(message.columns);

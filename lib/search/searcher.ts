@@ -14,7 +14,7 @@ import {
 import type { Watch } from "../deadline.ts";
 import { type EngineContext, ResultCache, search, type SearchPage } from "./engine.ts";
 import type { SearchQuery } from "./query.ts";
-import { WordSetCache } from "./word_sets.ts";
+import { type SharedWordSet, WordSetCache } from "./word_sets.ts";
 import { FilterCache } from "./filter_lists.ts";
 import { TypoFinder } from "./text_query.ts";
 import { specialtyVocabulary } from "./specialty_words.ts";
@@ -30,7 +30,12 @@ export interface Searcher {
 export interface SearchableStore extends ProviderStore, Searcher {}
 
 /** A searchable SQLite store (its connection and index stay reachable). */
-export interface SearchableSqliteStore extends SqliteStore, Searcher {}
+export interface SearchableSqliteStore extends SqliteStore, Searcher {
+  /** Word unions kept since the last call, in shared memory (with `shareWordSets`), for other workers. */
+  takeWordSets(): SharedWordSet[];
+  /** Keeps word unions another worker of the same file built. */
+  adoptWordSets(sets: readonly SharedWordSet[]): void;
+}
 
 /** Budgets of the caches a searcher keeps between searches. */
 export interface SearcherOptions {
@@ -38,6 +43,8 @@ export interface SearcherOptions {
   resultCacheBytes?: number;
   /** Bytes of common words' unions. Default 256 MB. */
   wordSetCacheBytes?: number;
+  /** Keep word unions in shared memory, for {@linkcode SearchableSqliteStore.takeWordSets}. */
+  shareWordSets?: boolean;
   /** Bytes of long filter unions (a specialty's codes, states). Default 48 MB. */
   filterCacheBytes?: number;
   /** Build the engine on the first search instead of now (see `lazyIndex`). */
@@ -70,7 +77,9 @@ export function withSearch(
       typos: new TypoFinder(store.db),
       specialties: specialtyVocabulary(index.codes, store.describe),
       cache: new ResultCache(options.resultCacheBytes ?? 32 * 1024 * 1024),
-      wordSets: new WordSetCache(options.wordSetCacheBytes ?? 256 * 1024 * 1024),
+      wordSets: new WordSetCache(options.wordSetCacheBytes ?? 256 * 1024 * 1024, {
+        share: options.shareWordSets,
+      }),
       filterLists: new FilterCache(options.filterCacheBytes ?? 48 * 1024 * 1024),
     };
   };
@@ -93,6 +102,8 @@ export function withSearch(
       checkRecord,
       maxRecordChecks: options.maxRecordChecks,
     });
+  searchable.takeWordSets = () => engine?.wordSets?.takeFresh() ?? [];
+  searchable.adoptWordSets = (sets) => load().wordSets?.adopt(sets);
   // The index's columns first, then the vocabulary's term counts.
   searchable.warm = () => store.warm() || (engine?.typos.warm() ?? false);
   // The store counts records and posting lists; the engine's caches are counted here.

@@ -331,14 +331,51 @@ export function intersectWord(
     : intersectWordSet(candidates, union());
 }
 
+/** A cached word union as handed from one search worker to another: its cache key and the set. */
+export type SharedWordSet = [key: string, set: WordSet];
+
 /**
  * A byte-bounded LRU cache of the unions of common query words (`family`,
  * `health`, `john`...). Such words recur across searches that are
  * otherwise all different, and their union is what costs: kept, a later
  * search intersects it instead of building it again.
+ *
+ * With sharing on, each set kept is copied into shared memory and listed
+ * for {@linkcode takeFresh}: a pool of workers hands it to the others,
+ * which {@linkcode adopt} it, so a union is built once per pool and held
+ * once in memory, whichever worker needs it.
  */
 export class WordSetCache extends ByteLru<WordSet> {
   readonly #seen = new Map<string, number>();
+  readonly #sharing: boolean;
+  #fresh: SharedWordSet[] = [];
+
+  constructor(budget: number, options: { share?: boolean } = {}) {
+    super(budget);
+    this.#sharing = options.share ?? false;
+  }
+
+  override set(key: string, value: WordSet): void {
+    if (!this.#sharing || value.bytes > this.budget / 4) {
+      super.set(key, value);
+      return;
+    }
+    const shared = inSharedMemory(value);
+    super.set(key, shared);
+    this.#fresh.push([key, shared]);
+  }
+
+  /** The sets kept since the last call, in shared memory, for the other workers. */
+  takeFresh(): SharedWordSet[] {
+    const fresh = this.#fresh;
+    this.#fresh = [];
+    return fresh;
+  }
+
+  /** Keeps sets another worker built, for keys not kept here; they are not listed as fresh. */
+  adopt(sets: readonly SharedWordSet[]): void {
+    for (const [key, set] of sets) if (!this.has(key)) super.set(key, set);
+  }
 
   /**
    * Counts a sighting of a word and tells whether it was seen before (since
@@ -351,6 +388,22 @@ export class WordSetCache extends ByteLru<WordSet> {
     this.#seen.set(key, n + 1);
     return n > 0;
   }
+}
+
+/** A word set's arrays copied into one shared buffer (ids, then levels), or the nibbles. */
+function inSharedMemory(word: WordSet): WordSet {
+  if (word.kind === "dense") {
+    const nibbles = new Uint8Array(new SharedArrayBuffer(word.nibbles.byteLength));
+    nibbles.set(word.nibbles);
+    return { ...word, nibbles };
+  }
+  const n = word.set.ids.length;
+  const buffer = new SharedArrayBuffer(n * 5);
+  const ids = new Uint32Array(buffer, 0, n);
+  const levels = new Uint8Array(buffer, n * 4, n);
+  ids.set(word.set.ids);
+  levels.set(word.set.levels);
+  return { ...word, set: { ids, levels } };
 }
 
 /** Words a {@linkcode WordSetCache} counts sightings of (then it starts over). */
