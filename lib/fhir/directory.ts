@@ -396,6 +396,7 @@ export async function searchResources(
     const filter: EndpointFilter = {
       connectionTypes: q.connectionTypes,
       statuses: q.statuses,
+      endpointNames: q.endpointNames,
       updated: q.updated,
       organizationsOnly: chained || params.has("organization"),
     };
