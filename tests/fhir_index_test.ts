@@ -23,7 +23,7 @@ import { distance } from "../lib/geo/zip.ts";
 import { FLAG } from "../lib/index/fields.ts";
 import { Dataset } from "../lib/service/dataset.ts";
 import { seededRandom, type TestApp, testApp } from "./_utils.ts";
-import { dateCondition, inDays } from "../lib/fhir/date_search.ts";
+import { dateCondition, inDays, union } from "../lib/fhir/date_search.ts";
 import { updatedIds } from "../lib/search/extra_filters.ts";
 import { countUpdated } from "../lib/search/updated_browse.ts";
 import type { DatabaseSync } from "node:sqlite";
@@ -238,6 +238,52 @@ Deno.test("[near] FHIR Location searches: primary and secondary locations, in or
     assertEquals(got.total, want.length, query);
     assertEquals(got.ids, want.map((w) => w.id), query);
   }
+});
+
+Deno.test("[lastUpdated] FHIR Location searches: primary and secondary locations by day, walked or listed", async () => {
+  const app = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
+  const locations = allLocations();
+  const secondaryCount = readLocationColumns((store as unknown as { db: DatabaseSync }).db)!.ids
+    .length;
+  const day = (l: Place) => index.updated[l.key[0]!]!;
+  let dense = 0, sparse = 0;
+  // Wide and narrow conditions, and the days of a few secondary locations' owners (sparse, found).
+  const someDays = locations.filter((l) => l.key[1] !== 0 && day(l) > 0)
+    .filter((_, k, all) => k % Math.max(1, Math.floor(all.length / 3)) === 1)
+    .map((l) => new Date(day(l) * 86_400_000).toISOString().slice(0, 10));
+  const values = [
+    "ge2025-01-01",
+    "2019-05",
+    "2015",
+    "lt2012",
+    "ne2020",
+    "2010-02-03",
+    "ge2026-06",
+    ...someDays,
+    someDays.map((d) => `eq${d}`).join(","),
+  ];
+  for (const value of values) {
+    const set = union(value.split(",").map((v) => dateCondition(v)));
+    const inSet = locations.filter((l) => inDays(day(l), set));
+    const rows = inSet.filter((l) => l.key[1] !== 0).length;
+    if (rows * 64 >= secondaryCount) dense++;
+    else if (rows > 0) sparse++;
+    const queries: [string, (l: Place) => boolean][] = [
+      [`_lastUpdated=${value}`, () => true],
+      [`_lastUpdated=${value}&address-state=CA,TX`, (l) => l.state === "CA" || l.state === "TX"],
+      [`_lastUpdated=${value}&address-postalcode=94,10`, (l) => /^(94|10)/.test(l.zip)],
+    ];
+    for (const [query, keep] of queries) {
+      const want = inSet.filter(keep).sort(byKey);
+      const got = await walkLocations(
+        app,
+        `/fhir/Location?${query}&_count=${want.length > 200 ? 97 : 7}`,
+      );
+      assertEquals(got.total, want.length, query);
+      assertEquals(got.ids, want.map((w) => w.id), query);
+    }
+  }
+  assert(dense >= 2 && sparse >= 2, `dense ${dense}, sparse ${sparse}: both paths are tested`);
 });
 
 Deno.test("[lastUpdated] lists, counts, walks and engine pages equal the brute force", () => {
