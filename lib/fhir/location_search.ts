@@ -51,6 +51,8 @@ export interface SecondaryFilter {
   ids: string[] | null;
   organizationNames: NameMatch[] | null;
   updated: DaySet | null;
+  /** The owners allowed, as a bitmap over provider ids (`organization.type`, `.partof`); `null` or absent for any. */
+  owners?: Uint32Array | null;
   /** The owner's flag test. */
   mask: number;
   value: number;
@@ -116,19 +118,17 @@ export function secondaryRows(
   limit: number,
 ): SecondaryPage {
   const { columns: c, index } = source;
-  if (
-    !filter.states && !filter.cities && !filter.postal && !filter.addresses && !filter.near &&
-    !filter.npis && !filter.ids && !filter.organizationNames && !filter.updated
-  ) return everyRow(source, filter.mask, filter.value, after, limit);
-  if (
-    filter.updated && !filter.states && !filter.cities && !filter.postal && !filter.addresses &&
-    !filter.near && !filter.npis && !filter.ids && !filter.organizationNames &&
-    !sparseDays(source, filter.updated)
-  ) {
+  const placeOrOwner = filter.states || filter.cities || filter.postal || filter.addresses ||
+    filter.near || filter.npis || filter.ids || filter.organizationNames || filter.owners;
+  if (!placeOrOwner && !filter.updated) {
+    return everyRow(source, filter.mask, filter.value, after, limit);
+  }
+  if (!placeOrOwner && filter.updated && !sparseDays(source, filter.updated)) {
     const total = countRows(source, filter.updated, filter.mask, filter.value);
     if (total !== null) return walkUpdated(source, filter, total, after, limit);
   }
   const owners = ownerIds(source, filter);
+  const ownerBits = filter.owners ?? null;
   const place = placeTest(c, filter);
   const wanted = filter.ids ? new Set(filter.ids) : null;
   const dayOk = dayTable(filter.updated);
@@ -152,6 +152,7 @@ export function secondaryRows(
     }
     if ((flags[id]! & filter.mask) !== filter.value) continue;
     if (owners && !owners.has(id)) continue;
+    if (ownerBits && (ownerBits[id >>> 5]! & (1 << (id & 31))) === 0) continue;
     if (dayOk && dayOk[days![id]!] !== 1) continue;
     if (place && !place(k)) continue;
     let key: LocationKey;

@@ -855,6 +855,8 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
       "Managing organization's name",
       (q, m) => (q.organizationNames = m),
     ),
+    orgTypeParam("organization.type", "managing organization"),
+    partofParam("organization.partof", "the practice locations of the organization's subparts"),
     neverFilled({
       name: "partof",
       type: "reference",
