@@ -726,3 +726,40 @@ Deno.test("[fhir-filters] Plan-Net parameters on elements NPPES never fills matc
     assert(param?.documentation.includes("matches nothing"), `${type} ${name}`);
   }
 });
+
+Deno.test("[fhir-filters] Organization endpoint.organization: the organizations named that manage endpoints", async () => {
+  const orgs = ALL.filter((f) => f.kind === "org");
+  const withEndpoints = orgs.filter((f) => f.endpoints.length > 0);
+  const without = orgs.filter((f) => f.endpoints.length === 0);
+  const person = ALL.find((f) => f.kind === "person" && f.endpoints.length > 0)!;
+  assert(withEndpoints.length >= 2 && without.length > 0);
+  const named = [withEndpoints[0]!, without[0]!, withEndpoints[1]!, person];
+  const query = named.map((f) => `Organization/${f.npi}`).join(",");
+  const got = await walk(`/fhir/Organization?endpoint.organization=${query}&_count=1`);
+  assertEquals(
+    got.ids.slice().sort(),
+    named.filter((f) => f.kind === "org" && f.endpoints.length > 0).map((f) => f.npi).sort(),
+  );
+  // As the resources hold: each found organization has endpoints, and they name it.
+  for (const id of got.ids) {
+    const endpoints = await walk(`/fhir/Endpoint?organization=Organization/${id}`);
+    assert(endpoints.total > 0);
+    for (const e of endpoints.resources) {
+      assertEquals(
+        (e.managingOrganization as { reference: string }).reference,
+        `Organization/${id}`,
+      );
+    }
+  }
+  const first = withEndpoints[0]!;
+  const other = first.group ? "fac" : "prvgrp";
+  assertEquals(
+    (await walk(`/fhir/Organization?endpoint.organization=${first.npi}&type=${other}`)).total,
+    0,
+  );
+  assertEquals(
+    (await walk(`/fhir/Organization?endpoint.organization=${first.npi}&_id=${first.npi}`)).ids,
+    [first.npi],
+  );
+  await fhir(`/fhir/Organization?endpoint.organization=Endpoint/${first.npi}-0`, 400);
+});

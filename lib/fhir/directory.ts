@@ -481,6 +481,14 @@ export async function searchResources(
     let query: SearchQuery | null;
     try {
       const parents = search.query.partOf ? parentKeys(store, search.query.partOf) : null;
+      if (search.query.endpointOwners) {
+        // `endpoint.organization`: the organizations named that manage an endpoint (their own).
+        const owners = search.query.endpointOwners.filter((npi) => {
+          const p = store.getProvider(npi);
+          return p?.entity_type === "organization" && p.endpoints.length > 0;
+        });
+        applyOwners(search.query, owners);
+      }
       query = toEngineQuery(search, deps.specialties, cursor, parents);
     } catch (error) {
       if (error instanceof FhirSearchError) throw invalid(error);
@@ -538,6 +546,12 @@ export async function searchResources(
     nextUrl = url.href;
   }
   return searchBundle({ base: request.base, total, entries, self, next: nextUrl });
+}
+
+/** Keeps only `npis` among the query's NPIs (none left: no match). */
+function applyOwners(q: ParsedSearch["query"], npis: readonly string[]): void {
+  q.npis = q.npis === null ? [...npis] : q.npis.filter((n) => npis.includes(n));
+  if (q.npis.length === 0) q.none = true;
 }
 
 /** The organizations without a group practice code (Plan-Net `fac`), from the filter lists. */

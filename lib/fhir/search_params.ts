@@ -59,6 +59,8 @@ export interface FhirQuery {
   orgTypes: ("prvgrp" | "fac")[] | null;
   /** Organizations whose subparts are asked for (`partof`), by NPI; `null` for no filter. */
   partOf: string[] | null;
+  /** Organization `endpoint.organization`: the organizations named, kept when they have endpoints. */
+  endpointOwners: string[] | null;
   /** Endpoint `connection-type` tokens (any); `null` for any type. */
   connectionTypes: CodingToken[] | null;
   /** Endpoint `status` values (any); `null` for either. */
@@ -120,6 +122,7 @@ export function emptyQuery(): FhirQuery {
     updated: null,
     orgTypes: null,
     partOf: null,
+    endpointOwners: null,
     connectionTypes: null,
     statuses: null,
     endpointNames: null,
@@ -816,6 +819,19 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
     },
     orgTypeParam("type", "organization"),
     partofParam("partof", "the organization's subparts, those whose partOf names it"),
+    {
+      name: "endpoint.organization",
+      type: "reference",
+      definition: `${PN}/endpoint-organization`,
+      documentation:
+        "'Organization/{npi}': organizations with an endpoint managed by that organization; an " +
+        "organization's endpoints are its own, so this is the named organization when it has " +
+        "endpoints. A comma list is OR.",
+      apply(q, values) {
+        q.endpointOwners = [...new Set(referenceNpis("Organization", values))];
+        if (q.endpointOwners.length === 0) q.none = true;
+      },
+    },
     neverFilled({
       name: "coverage-area",
       type: "reference",
