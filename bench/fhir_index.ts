@@ -7,7 +7,9 @@
  * (`lib/search/extra_filters.ts`) of narrow and broad conditions; and the
  * secondary practice locations a `Location?_lastUpdated=` page reads
  * (`lib/fhir/location_search.ts`: day groups or a walk from the cursor),
- * beside one pass over every row (what it did before), with equal totals.
+ * beside one pass over every row (what it did before), with equal totals;
+ * and Endpoint `name`: the first search (which reads the names once) and
+ * the next ones.
  *
  * Usage: `deno run --allow-read --allow-write --allow-env --allow-sys bench/fhir_index.ts FILE`
  *
@@ -19,6 +21,8 @@ import { searchQuery } from "../lib/search/query.ts";
 import { updatedIds } from "../lib/search/extra_filters.ts";
 import { dateCondition, dayTable } from "../lib/fhir/date_search.ts";
 import { locationSource, secondaryRows } from "../lib/fhir/location_search.ts";
+import { endpointRows, endpointSource } from "../lib/fhir/endpoint_search.ts";
+import { nameKey } from "../lib/text/fold.ts";
 import { FLAG } from "../lib/index/fields.ts";
 
 function percentiles(times: number[]): string {
@@ -136,6 +140,31 @@ if (import.meta.main) {
       `  Location rows ${String(total).padStart(8)}  page ${percentiles(paged)}  | every row ${
         percentiles(passed)
       }`,
+    );
+  }
+  const endpoints = endpointSource(store);
+  if (endpoints) {
+    const words = ["direct", "fhir", "portal", "referral", "secure", "health", "ep", "inbox"];
+    const times: number[] = [];
+    let total = 0;
+    for (const word of words) {
+      const started = performance.now();
+      total += endpointRows(
+        endpoints,
+        {
+          connectionTypes: null,
+          statuses: null,
+          updated: null,
+          endpointNames: [{ key: nameKey(word), prefix: true }],
+        },
+        -1,
+        10,
+      ).total;
+      times.push(performance.now() - started);
+    }
+    console.log(
+      `Endpoint name (${endpoints.columns.ids.length} rows): first ${times[0]!.toFixed(1)} ms ` +
+        `(reads the names), then ${percentiles(times.slice(1))}; ${total} matches`,
     );
   }
   store.close();

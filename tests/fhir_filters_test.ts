@@ -29,6 +29,8 @@ import {
 } from "../lib/fhir/date_search.ts";
 import { dayNumber, monthColumn, monthTerm } from "../lib/index/updated.ts";
 import { validate } from "./_fhir_validator.ts";
+import { DatabaseSync } from "node:sqlite";
+import { endpointNames, endpointSource } from "../lib/fhir/endpoint_search.ts";
 
 type Resource =
   & { resourceType: string; id: string; meta?: { lastUpdated?: string } }
@@ -193,11 +195,8 @@ async function database(dir: string, all: Fixture[]): Promise<string> {
 
 const ALL = fixtures();
 const dir = await Deno.makeTempDir();
-const app: TestApp = testApp({
-  deps: {
-    dataset: new Dataset({ kind: "ready", store: openSearchableStore(await database(dir, ALL)) }),
-  },
-});
+const store = openSearchableStore(await database(dir, ALL));
+const app: TestApp = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
 
 async function fhir<T>(path: string, status = 200): Promise<T> {
   const response = await app.request(path);
@@ -609,6 +608,25 @@ Deno.test("[fhir-filters] Endpoint name: prefix or :exact of the rendered name, 
       assertEquals(owned.ids, want.filter((e) => e.npi === owner).map((e) => e.id), query);
     }
   }
+  // A database written before the build kept the name columns: names read from the endpoint table.
+  const old = `${dir}/before-name-columns.db`;
+  await Deno.copyFile(`${dir}/filters.db`, old);
+  const writable = new DatabaseSync(old);
+  writable.exec("DELETE FROM index_blob WHERE name LIKE 'endpoint_name_%'");
+  writable.close();
+  const oldStore = openSearchableStore(old);
+  const withColumns = endpointSource(store)!, withoutColumns = endpointSource(oldStore)!;
+  assert(withColumns.columns.names !== null && withoutColumns.columns.names === null);
+  const keysOf = (n: { keys: string[]; rows: Uint32Array }) => [...n.rows].map((k) => n.keys[k]);
+  assertEquals(keysOf(endpointNames(withoutColumns)), keysOf(withColumns.columns.names!));
+  const oldApp = testApp({ deps: { dataset: new Dataset({ kind: "ready", store: oldStore }) } });
+  for (const [query] of cases) {
+    const response = await oldApp.request(`/fhir/Endpoint?${encodeURI(query)}&_count=100`);
+    const bundle = await response.json() as Bundle;
+    const want = await fhir<Bundle>(`/fhir/Endpoint?${encodeURI(query)}&_count=100`);
+    assertEquals(bundle.entry?.map((e) => e.resource.id), want.entry?.map((e) => e.resource.id));
+  }
+  oldStore.close();
   for (const bad of ["name=a", "name=" + "x".repeat(101), "name=%20-%20"]) {
     const outcome = await fhir<{ issue: { expression: string[] }[] }>(`/fhir/Endpoint?${bad}`, 400);
     assertEquals(outcome.issue[0]!.expression, ["name"]);

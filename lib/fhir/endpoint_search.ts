@@ -8,15 +8,19 @@
  * {@linkcode endpointMatches}; both tests mean the same.
  *
  * `name` tests each row's rendered `Endpoint.name` (NPPES's endpoint
- * description, else its affiliation's name) as a name key: the names are
- * not in the columns, so the first `name` search of a process reads them
- * from the `endpoint` table once (SQLite extracts the two fields; rows in
- * the columns' order) and keeps them as a dictionary of distinct keys and
- * a number per row.
+ * description, else its affiliation's name) as a name key, from the name
+ * columns the build writes (a dictionary of distinct keys and a number per
+ * row). A database written before them has none: the first `name` search
+ * of a process then reads the names from the `endpoint` table once (SQLite
+ * extracts the two fields, rows in the columns' order) and keeps them.
  *
  * @module
  */
-import { type EndpointColumns, readEndpointColumns } from "../store/endpoint_columns.ts";
+import {
+  type EndpointColumns,
+  type EndpointNameKeys,
+  readEndpointColumns,
+} from "../store/endpoint_columns.ts";
 import { type ColumnSource, columnSource } from "./column_source.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { FIELD, FLAG } from "../index/fields.ts";
@@ -163,21 +167,17 @@ function nameMeets(key: string, matches: readonly NameMatch[]): boolean {
   return key !== "" && matches.some((m) => (m.prefix ? key.startsWith(m.key) : key === m.key));
 }
 
-/** The name keys of every endpoint row: a dictionary of distinct keys and each row's number. */
-interface EndpointNames {
-  keys: string[];
-  rows: Uint32Array;
-}
-
-const namesOf = new WeakMap<EndpointSource, EndpointNames>();
+const namesOf = new WeakMap<EndpointSource, EndpointNameKeys>();
 
 /**
- * The name key of each endpoint row's rendered `Endpoint.name`, read from
- * the `endpoint` table once per source, in the order the build wrote the
+ * The name key of each endpoint row's rendered `Endpoint.name`: the
+ * build's name columns, or (a database written before them) read from the
+ * `endpoint` table once per source, in the order the build wrote the
  * columns (owner id, then file order). Throws when the table and the
  * columns disagree (a database written by another build).
  */
-export function endpointNames(source: EndpointSource): EndpointNames {
+export function endpointNames(source: EndpointSource): EndpointNameKeys {
+  if (source.columns.names) return source.columns.names;
   let names = namesOf.get(source);
   if (names) return names;
   const rows = source.db.prepare(
