@@ -164,7 +164,9 @@ if (import.meta.main) {
     }
     console.log(
       `Endpoint name (${endpoints.columns.ids.length} rows): first ${times[0]!.toFixed(1)} ms ` +
-        `(reads the names), then ${percentiles(times.slice(1))}; ${total} matches`,
+        `(reads the names if the database has no name columns), then ${
+          percentiles(times.slice(1))
+        }; ${total} matches`,
     );
   }
   store.close();
