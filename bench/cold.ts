@@ -33,6 +33,7 @@ export const COLD_CLASSES = [
   "fhir_last_updated",
   "fhir_near_radius",
   "fhir_org_endpoint",
+  "fhir_plan_net",
 ] as const;
 
 /** A cold class. */
@@ -300,6 +301,28 @@ function* candidates(
           `/fhir/Endpoint?connection-type=${
             rng.pick(["hl7-fhir-rest", "direct-project", "SOAP"])
           }&_lastUpdated=ge${year}-${pad(1 + rng.int(12))}-${pad(1 + rng.int(28))}`,
+        ];
+        yield rng.pick(forms);
+        break;
+      }
+      case "fhir_plan_net": {
+        // Plan-Net parameters added last: Endpoint names, Location owner chains, an organization's
+        // endpoint chain, and a Plan-Net client's role/network filters (checked, matching nothing).
+        const org = organizations.length ? rng.pick(organizations) : p;
+        const state = rng.pick(withZip).state ?? "NY";
+        const month = `${2008 + rng.int(19)}-${pad(1 + rng.int(12))}`;
+        const forms = [
+          `/fhir/Endpoint?name=${
+            rng.pick(["direct", "fhir", "portal", "referral", "secure", "health"])
+          }&_lastUpdated=ge${month}`,
+          `/fhir/Location?organization.type=${rng.pick(["prvgrp", "fac"])}&address-state=${state}` +
+          `&_count=${rng.pick([10, 20, 50])}`,
+          `/fhir/Location?_lastUpdated=${month}&_count=${rng.pick([10, 20, 50])}`,
+          `/fhir/Organization?endpoint.organization=${org.npi}&_include=Organization:endpoint`,
+          `/fhir/PractitionerRole?specialty:text=${
+            enc(rng.pick(p.specialties.length ? p.specialties : ["dentist"]))
+          }` +
+          `&location.address-state=${state}&role=${rng.pick(["ph", "nurse"])}`,
         ];
         yield rng.pick(forms);
         break;

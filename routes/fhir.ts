@@ -88,7 +88,10 @@ export function fhirRoutes(dataset: Dataset): Route[] {
     description:
       "Search Practitioner, PractitionerRole, Organization, Location or Endpoint with FHIR " +
       "search parameters (`family`, `specialty`, `near`, `_lastUpdated` on every type, Organization " +
-      "`type` and `partof`, Endpoint `connection-type` and `status`, `_include`…); a searchset Bundle with an exact " +
+      "`type` and `partof`, Endpoint `connection-type`, `status` and `name`, `_include`…; Plan-Net " +
+      "parameters on elements NPPES has no data for, such as PractitionerRole `role`, `service` and " +
+      "`network` or Location `partof`, `type` and `endpoint`, are checked and match nothing); a " +
+      "searchset Bundle with an exact " +
       `\`total\` and a \`next\` link while results remain. ${SEE_METADATA} Unknown parameters are a 400.`,
     tags: ["fhir"],
     pathParams: { type: TYPE_PARAM },

@@ -1,5 +1,6 @@
 /**
- * Copies the Plan-Net StructureDefinitions the tests validate against from
+ * Copies the Plan-Net StructureDefinitions the tests validate against (and the
+ * guide's CapabilityStatement, whose requirements they check) from
  * an unpacked `hl7.fhir.us.davinci-pdex-plan-net` npm package into
  * `vendor/plan-net/`, checking each is the profile it should be.
  *
@@ -35,6 +36,14 @@ export async function vendorPlanNet(packageDir: string): Promise<string[]> {
     await Deno.writeTextFile(new URL(name, TARGET), text);
     written.push(name);
   }
+  // The guide's CapabilityStatement: tests/fhir_test.ts checks /fhir/metadata lists what it requires.
+  const cs = "CapabilityStatement-plan-net.json";
+  const text = await Deno.readTextFile(`${packageDir}/${cs}`);
+  if ((JSON.parse(text) as { resourceType?: string }).resourceType !== "CapabilityStatement") {
+    throw new Error(`${cs} is not a CapabilityStatement: is this Plan-Net?`);
+  }
+  await Deno.writeTextFile(new URL(cs, TARGET), text);
+  written.push(cs);
   return written;
 }
 

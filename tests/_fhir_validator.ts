@@ -24,7 +24,7 @@ function profiles(): Map<string, Record<string, unknown>> {
   loaded = new Map();
   const dir = new URL("../vendor/plan-net/", import.meta.url);
   for (const entry of Deno.readDirSync(dir)) {
-    if (!entry.name.endsWith(".json")) continue;
+    if (!entry.name.startsWith("StructureDefinition-") || !entry.name.endsWith(".json")) continue;
     const sd = JSON.parse(Deno.readTextFileSync(new URL(entry.name, dir)));
     indexStructureDefinitionBundle([sd]);
     loaded.set(sd.url, sd);

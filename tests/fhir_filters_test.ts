@@ -29,6 +29,8 @@ import {
 } from "../lib/fhir/date_search.ts";
 import { dayNumber, monthColumn, monthTerm } from "../lib/index/updated.ts";
 import { validate } from "./_fhir_validator.ts";
+import { DatabaseSync } from "node:sqlite";
+import { endpointNames, endpointSource } from "../lib/fhir/endpoint_search.ts";
 
 type Resource =
   & { resourceType: string; id: string; meta?: { lastUpdated?: string } }
@@ -66,6 +68,20 @@ const RENDERED: Record<string, string> = {
 };
 
 const STATES = ["MD", "IL", "WA", "TX"];
+
+/** The description and affiliation name of endpoint row `i` of fixture `k` (Endpoint.name). */
+function endpointLabel(k: number, i: number): { description: string; affiliation: string } {
+  switch ((k + i) % 4) {
+    case 0:
+      return { description: "Referral Inbox", affiliation: "" };
+    case 1:
+      return { description: `Réferral-Desk O'Neil ${k % 3}`, affiliation: "LAKESIDE PARTNERS" };
+    case 2:
+      return { description: "", affiliation: `LAKESIDE PARTNERS ${k % 2}` };
+    default:
+      return { description: "", affiliation: "" };
+  }
+}
 const PARENT = npi("200000001");
 const PARENT_NAME = "LAKESIDE HEALTH SYSTEM";
 
@@ -148,9 +164,11 @@ async function database(dir: string, all: Fixture[]): Promise<string> {
       "NPI Deactivation Date": f.active ? "" : "06/15/2020",
     })
   );
-  const endpoints = all.flatMap((f) =>
+  const endpoints = all.flatMap((f, k) =>
     f.endpoints.map((type, i) =>
       row(ENDPOINT_COLUMNS, {
+        "Endpoint Description": endpointLabel(k, i).description,
+        "Affiliation Legal Business Name": endpointLabel(k, i).affiliation,
         "NPI": f.npi,
         "Endpoint Type": type,
         "Endpoint Type Description": type ? `${type} endpoint` : "",
@@ -177,11 +195,8 @@ async function database(dir: string, all: Fixture[]): Promise<string> {
 
 const ALL = fixtures();
 const dir = await Deno.makeTempDir();
-const app: TestApp = testApp({
-  deps: {
-    dataset: new Dataset({ kind: "ready", store: openSearchableStore(await database(dir, ALL)) }),
-  },
-});
+const store = openSearchableStore(await database(dir, ALL));
+const app: TestApp = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
 
 async function fhir<T>(path: string, status = 200): Promise<T> {
   const response = await app.request(path);
@@ -435,8 +450,9 @@ Deno.test("[fhir-filters] Organization partof: the subparts whose partOf names t
 
 /** Every fixture endpoint: its id, rendered code, owner's status and update date. */
 function allEndpoints() {
-  return ALL.flatMap((f) =>
+  return ALL.flatMap((f, k) =>
     f.endpoints.map((type, i) => ({
+      name: endpointLabel(k, i).description || endpointLabel(k, i).affiliation,
       id: `${f.npi}-${i}`,
       code: RENDERED[type]!,
       status: f.active ? "active" : "off",
@@ -546,4 +562,222 @@ Deno.test("[fhir-filters] Endpoint chains on the owning organization: name, type
   const byId = await walk(`/fhir/Endpoint?_id=${org.npi}-1&organization.type=fac`);
   assertEquals(byId.ids, [`${org.npi}-1`]);
   assertEquals((await walk(`/fhir/Endpoint?_id=${org.npi}-1&organization.type=prvgrp`)).total, 0);
+});
+
+Deno.test("[fhir-filters] Endpoint name: prefix or :exact of the rendered name, with and without an owner", async () => {
+  const every = allEndpoints();
+  const { resources } = await walk("/fhir/Endpoint?_count=100");
+  // The name searched is the one rendered.
+  for (const r of resources) assertEquals(r.name ?? "", every.find((e) => e.id === r.id)!.name);
+  const key = (name: string) => name.normalize("NFD").replace(/[^A-Za-z0-9]/g, "").toUpperCase();
+  const cases: [string, (e: (typeof every)[number]) => boolean][] = [
+    ["name=referral", (e) => key(e.name).startsWith("REFERRAL")],
+    ["name=referral inbox", (e) => e.name === "Referral Inbox"],
+    ["name:exact=referral inbox", (e) => e.name === "Referral Inbox"],
+    ["name:exact=referral", () => false],
+    ["name=REFERRAL-DESK O NEIL 1", (e) => e.name === "Réferral-Desk O'Neil 1"],
+    ["name=lakeside", (e) => e.name.startsWith("LAKESIDE")],
+    [
+      "name:exact=lakeside partners 0,referral inbox",
+      (e) => ["LAKESIDE PARTNERS 0", "Referral Inbox"].includes(e.name),
+    ],
+    ["name=partners", () => false],
+    ["name=lakeside&status=off", (e) => e.name.startsWith("LAKESIDE") && e.status === "off"],
+    [
+      "name=referral&connection-type=hl7-fhir-rest&_lastUpdated=ge2012",
+      (e) =>
+        key(e.name).startsWith("REFERRAL") && e.code === "hl7-fhir-rest" &&
+        meets(e.updated, "ge2012"),
+    ],
+    [
+      "name=lakeside&organization.type=fac",
+      (e) =>
+        e.name.startsWith("LAKESIDE") && ALL.find((f) => f.npi === e.npi)!.kind === "org" &&
+        !ALL.find((f) => f.npi === e.npi)!.group,
+    ],
+  ];
+  for (const [query, keep] of cases) {
+    const want = every.filter(keep);
+    assert(/:exact=referral$|partners$/.test(query) || want.length > 0, `${query} finds some`);
+    const { ids } = await walk(`/fhir/Endpoint?${encodeURI(query)}&_count=3`);
+    assertEquals(ids.slice().sort(), want.map((e) => e.id).sort(), query);
+    // The same test on an owner's endpoints (looked up, not read from the columns).
+    const owner = want[0]?.npi;
+    if (owner && ALL.find((f) => f.npi === owner)!.kind === "org") {
+      const owned = await walk(`/fhir/Endpoint?${encodeURI(query)}&organization=${owner}`);
+      assertEquals(owned.ids, want.filter((e) => e.npi === owner).map((e) => e.id), query);
+    }
+  }
+  // A database written before the build kept the name columns: names read from the endpoint table.
+  const old = `${dir}/before-name-columns.db`;
+  await Deno.copyFile(`${dir}/filters.db`, old);
+  const writable = new DatabaseSync(old);
+  writable.exec("DELETE FROM index_blob WHERE name LIKE 'endpoint_name_%'");
+  writable.close();
+  const oldStore = openSearchableStore(old);
+  const withColumns = endpointSource(store)!, withoutColumns = endpointSource(oldStore)!;
+  assert(withColumns.columns.names !== null && withoutColumns.columns.names === null);
+  const keysOf = (n: { keys: string[]; rows: Uint32Array }) => [...n.rows].map((k) => n.keys[k]);
+  assertEquals(keysOf(endpointNames(withoutColumns)), keysOf(withColumns.columns.names!));
+  const oldApp = testApp({ deps: { dataset: new Dataset({ kind: "ready", store: oldStore }) } });
+  for (const [query] of cases) {
+    const response = await oldApp.request(`/fhir/Endpoint?${encodeURI(query)}&_count=100`);
+    const bundle = await response.json() as Bundle;
+    const want = await fhir<Bundle>(`/fhir/Endpoint?${encodeURI(query)}&_count=100`);
+    assertEquals(bundle.entry?.map((e) => e.resource.id), want.entry?.map((e) => e.resource.id));
+  }
+  oldStore.close();
+  for (const bad of ["name=a", "name=" + "x".repeat(101), "name=%20-%20"]) {
+    const outcome = await fhir<{ issue: { expression: string[] }[] }>(`/fhir/Endpoint?${bad}`, 400);
+    assertEquals(outcome.issue[0]!.expression, ["name"]);
+  }
+});
+
+/**
+ * Plan-Net parameters on elements NPPES has no data for: every resource of the fixture lacks the
+ * element, so each search (alone, or with parameters that match) finds nothing, and bad values are
+ * still 400s.
+ */
+const NEVER_FILLED: [type: string, query: string, bad: string][] = [
+  ["Location", "partof=Location/" + npi("150000000") + "-0", "partof=Organization/1"],
+  ["Location", "partof.type=HOSP", "partof.type=http://x|"],
+  ["Location", "partof.address=springfield", "partof.address=s"],
+  ["Location", "partof.organization=Organization/" + PARENT, "partof.organization=x"],
+  ["Location", "endpoint=Endpoint/" + npi("150000001") + "-0", "endpoint=Endpoint/12"],
+  ["Location", "endpoint.organization=" + PARENT, "endpoint.organization=Location/1"],
+  ["Location", "type=HOSP", "type=|"],
+  ["Location", "type:text=hospital", "type:exact=x"],
+  ["Location", "identifier=" + npi("150000000"), "identifier=urn:x|"],
+  ["PractitionerRole", "role=ph", "role=x|"],
+  ["PractitionerRole", "role:text=physician", "role:contains=x"],
+  ["PractitionerRole", "service=HealthcareService/abc-1", "service=HealthcareService/a b"],
+  ["PractitionerRole", "service.service-category=outpat", "service.service-category=x|"],
+  ["PractitionerRole", "service.organization=" + PARENT, "service.organization=nope"],
+  ["PractitionerRole", "service.location=" + npi("150000001") + "-0", "service.location=1"],
+  ["PractitionerRole", "network=Organization/" + PARENT, "network=Practitioner/" + PARENT],
+  ["PractitionerRole", "network.name=lakeside", "network.name=l"],
+  ["PractitionerRole", "network.address=IL", "network.address=I"],
+  ["PractitionerRole", "network.partof=" + PARENT, "network.partof=12"],
+  ["PractitionerRole", "network.type=ntwk", "network.type=x|"],
+  ["PractitionerRole", "organization.name:exact=clinic 0 of md", "organization.name=c"],
+  ["PractitionerRole", "organization.address=springfield", "organization.address=s"],
+  ["PractitionerRole", "organization.partof=" + PARENT, "organization.partof=abc"],
+  ["PractitionerRole", "organization.type=prvgrp", "organization.type=|"],
+  ["PractitionerRole", "location.organization=" + PARENT, "location.organization=1"],
+  ["PractitionerRole", "location.type=HOSP", "location.type=x|"],
+  ["PractitionerRole", "endpoint.organization=" + PARENT, "endpoint.organization=1"],
+  ["PractitionerRole", "identifier=" + npi("150000001"), "identifier=|"],
+  [
+    "Practitioner",
+    "_has:PractitionerRole:practitioner:role=ph",
+    "_has:PractitionerRole:practitioner:role=|",
+  ],
+  [
+    "Practitioner",
+    "_has:PractitionerRole:practitioner:network=" + PARENT,
+    "_has:PractitionerRole:practitioner:network=x",
+  ],
+  ["Organization", "coverage-area=Location/" + npi("150000000") + "-0", "coverage-area=Location/x"],
+  ["Endpoint", "identifier=" + npi("150000001") + "-0", "identifier=x|"],
+];
+
+Deno.test("[fhir-filters] Plan-Net parameters on elements NPPES never fills match nothing, as the resources hold", async () => {
+  // The elements are absent from every resource the fixture produces.
+  const absent: Record<string, (r: Resource) => unknown> = {
+    Location: (r) => r.partOf ?? r.endpoint ?? r.type ?? r.identifier,
+    PractitionerRole: (r) =>
+      r.code ?? r.healthcareService ?? r.organization ?? r.identifier ??
+        (r.extension as { url: string }[] | undefined)?.find((e) => e.url.includes("network")),
+    Organization: (r) =>
+      (r.extension as { url: string }[] | undefined)?.find((e) => e.url.includes("location")),
+    Endpoint: (r) => r.identifier,
+  };
+  for (const [type, has] of Object.entries(absent)) {
+    const { resources } = await walk(`/fhir/${type}?_count=100`);
+    assert(resources.length > 0, type);
+    for (const r of resources) assertEquals(has(r), undefined, `${type}/${r.id}`);
+  }
+  // Practitioner roles' locations name no managing organization, their endpoints no organization.
+  const roles = await fhir<Bundle>(
+    "/fhir/PractitionerRole?_count=100&_include=PractitionerRole:location&_include=PractitionerRole:endpoint",
+  );
+  const included = (roles.entry ?? []).filter((e) => e.search.mode === "include");
+  assert(roles.total <= 100 && included.some((e) => e.resource.resourceType === "Endpoint"));
+  for (const e of included) assertEquals(e.resource.managingOrganization, undefined);
+  for (const [type, query, bad] of NEVER_FILLED) {
+    for (const q of [query, `${query}&_lastUpdated=ge2000`]) {
+      const bundle = await fhir<Bundle>(`/fhir/${type}?${q}`);
+      assertEquals([bundle.total, bundle.entry ?? []], [0, []], `${type}?${q}`);
+    }
+    const outcome = await fhir<{ issue: { code: string; expression: string[] }[] }>(
+      `/fhir/${type}?${bad}`,
+      400,
+    );
+    assertEquals(outcome.issue.map((i) => i.expression[0]), [bad.split("=")[0]], `${type}?${bad}`);
+  }
+  // The includes Plan-Net defines on them are accepted and include nothing.
+  for (
+    const [type, query] of [
+      ["Location", "_include=Location:partof&_include=Location:endpoint:Endpoint"],
+      ["PractitionerRole", "_include=PractitionerRole:service&_include=PractitionerRole:network"],
+      ["Organization", "_include=Organization:coverage-area&_revinclude=PractitionerRole:network"],
+    ]
+  ) {
+    const bundle = await fhir<Bundle>(`/fhir/${type}?${query}&_count=100`);
+    assert(bundle.total > 0, `${type}?${query}`);
+    assert((bundle.entry ?? []).every((e) => e.search.mode === "match"), `${type}?${query}`);
+  }
+  // The metadata says so for each.
+  const cs = await fhir<
+    {
+      rest: {
+        resource: { type: string; searchParam: { name: string; documentation: string }[] }[];
+      }[];
+    }
+  >("/fhir/metadata");
+  for (const [type, query] of NEVER_FILLED) {
+    const name = query.split("=")[0]!.split(":").slice(0, query.startsWith("_has") ? 4 : 1).join(
+      ":",
+    );
+    const param = cs.rest[0]!.resource.find((r) => r.type === type)!.searchParam
+      .find((p) => p.name === name);
+    assert(param?.documentation.includes("matches nothing"), `${type} ${name}`);
+  }
+});
+
+Deno.test("[fhir-filters] Organization endpoint.organization: the organizations named that manage endpoints", async () => {
+  const orgs = ALL.filter((f) => f.kind === "org");
+  const withEndpoints = orgs.filter((f) => f.endpoints.length > 0);
+  const without = orgs.filter((f) => f.endpoints.length === 0);
+  const person = ALL.find((f) => f.kind === "person" && f.endpoints.length > 0)!;
+  assert(withEndpoints.length >= 2 && without.length > 0);
+  const named = [withEndpoints[0]!, without[0]!, withEndpoints[1]!, person];
+  const query = named.map((f) => `Organization/${f.npi}`).join(",");
+  const got = await walk(`/fhir/Organization?endpoint.organization=${query}&_count=1`);
+  assertEquals(
+    got.ids.slice().sort(),
+    named.filter((f) => f.kind === "org" && f.endpoints.length > 0).map((f) => f.npi).sort(),
+  );
+  // As the resources hold: each found organization has endpoints, and they name it.
+  for (const id of got.ids) {
+    const endpoints = await walk(`/fhir/Endpoint?organization=Organization/${id}`);
+    assert(endpoints.total > 0);
+    for (const e of endpoints.resources) {
+      assertEquals(
+        (e.managingOrganization as { reference: string }).reference,
+        `Organization/${id}`,
+      );
+    }
+  }
+  const first = withEndpoints[0]!;
+  const other = first.group ? "fac" : "prvgrp";
+  assertEquals(
+    (await walk(`/fhir/Organization?endpoint.organization=${first.npi}&type=${other}`)).total,
+    0,
+  );
+  assertEquals(
+    (await walk(`/fhir/Organization?endpoint.organization=${first.npi}&_id=${first.npi}`)).ids,
+    [first.npi],
+  );
+  await fhir(`/fhir/Organization?endpoint.organization=Endpoint/${first.npi}-0`, 400);
 });

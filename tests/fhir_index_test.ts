@@ -23,12 +23,16 @@ import { distance } from "../lib/geo/zip.ts";
 import { FLAG } from "../lib/index/fields.ts";
 import { Dataset } from "../lib/service/dataset.ts";
 import { seededRandom, type TestApp, testApp } from "./_utils.ts";
-import { dateCondition, inDays } from "../lib/fhir/date_search.ts";
+import { dateCondition, inDays, union } from "../lib/fhir/date_search.ts";
 import { updatedIds } from "../lib/search/extra_filters.ts";
 import { countUpdated } from "../lib/search/updated_browse.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { readLocationColumns } from "../lib/store/location_columns.ts";
 import { foldText } from "../lib/text/fold.ts";
+import { renderContext } from "../lib/fhir/directory.ts";
+import { GROUP_CODES } from "../lib/fhir/resources.ts";
+import type { Provider } from "../lib/provider.ts";
+import { npi } from "./_fixtures.ts";
 
 const dir = await Deno.makeTempDir();
 const path = `${dir}/near.db`;
@@ -238,6 +242,122 @@ Deno.test("[near] FHIR Location searches: primary and secondary locations, in or
     assertEquals(got.total, want.length, query);
     assertEquals(got.ids, want.map((w) => w.id), query);
   }
+});
+
+Deno.test("[near] FHIR Location organization chains: type and partof, on primary and secondary locations", async () => {
+  const app = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
+  const ctx = renderContext(store);
+  const owners = new Map<number, Provider>();
+  const ownerOf = (l: Place) => {
+    let p = owners.get(l.key[0]!);
+    if (!p) owners.set(l.key[0]!, p = store.getProvidersById([l.key[0]!])[0]!.provider);
+    return p;
+  };
+  const locations = allLocations();
+  const isOrg = (l: Place) => ownerOf(l).entity_type === "organization";
+  const group = (l: Place) => ownerOf(l).taxonomies.some((t) => GROUP_CODES.has(t.code));
+  const parentOf = (l: Place) => (isOrg(l) ? ctx.parentOf!(ownerOf(l)) : null);
+  const parent = locations.map(parentOf).find((p) => p !== null);
+  assert(parent, "the demo has a subpart whose parent is found");
+  const cases: [string, (l: Place) => boolean][] = [
+    ["organization.type=prvgrp", (l) => isOrg(l) && group(l)],
+    ["organization.type=fac", (l) => isOrg(l) && !group(l)],
+    [
+      "organization.type=http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/OrgTypeCS|fac,prvgrp",
+      isOrg,
+    ],
+    ["organization.type=payer", () => false],
+    [
+      "organization.type=fac&address-state=CA,TX",
+      (l) => isOrg(l) && !group(l) && /CA|TX/.test(l.state),
+    ],
+    [`organization.partof=Organization/${parent}`, (l) => parentOf(l) === parent],
+    [
+      `organization.partof=${parent}&organization.type=prvgrp`,
+      (l) => parentOf(l) === parent && group(l),
+    ],
+    [`organization.partof=Organization/${npiOfTest(1)}`, () => false],
+    [
+      "organization.type=fac&_lastUpdated=ge2020",
+      (l) => isOrg(l) && !group(l) && inDays(index.updated[l.key[0]!]!, dateCondition("ge2020")),
+    ],
+  ];
+  for (const [query, keep] of cases) {
+    const want = locations.filter(keep).sort(byKey);
+    if (/^organization\.type=(prvgrp|fac)$|CodeSystem/.test(query)) {
+      assert(want.some((w) => !w.id.endsWith("-0")), `${query} finds secondary locations`);
+    }
+    const got = await walkLocations(
+      app,
+      `/fhir/Location?${query}&_count=${want.length > 300 ? 97 : 9}`,
+    );
+    assertEquals(got.total, want.length, query);
+    assertEquals(got.ids, want.map((w) => w.id), query);
+  }
+  // Nearest first, with the chain.
+  const some = locations.find((l) => isOrg(l) && !group(l) && !Number.isNaN(l.lat))!;
+  const near = await walkLocations(
+    app,
+    `/fhir/Location?near=${some.lat}|${some.lon}|80|km&organization.type=fac&_count=11`,
+  );
+  const within = locations.filter((l) =>
+    isOrg(l) && !group(l) && !Number.isNaN(l.lat) &&
+    distance(some.lat, some.lon, l.lat, l.lon, "km") <= 80
+  );
+  assertEquals(near.ids.slice().sort(), within.map((l) => l.id).sort());
+});
+
+/** A valid NPI that no demo provider has (the demo's NPIs are random). */
+function npiOfTest(k: number): string {
+  for (let n = 100_000_000 + k;; n++) {
+    if (!store.getProvider(npi(String(n)))) return npi(String(n));
+  }
+}
+
+Deno.test("[lastUpdated] FHIR Location searches: primary and secondary locations by day, walked or listed", async () => {
+  const app = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
+  const locations = allLocations();
+  const secondaryCount = readLocationColumns((store as unknown as { db: DatabaseSync }).db)!.ids
+    .length;
+  const day = (l: Place) => index.updated[l.key[0]!]!;
+  let dense = 0, sparse = 0;
+  // Wide and narrow conditions, and the days of a few secondary locations' owners (sparse, found).
+  const someDays = locations.filter((l) => l.key[1] !== 0 && day(l) > 0)
+    .filter((_, k, all) => k % Math.max(1, Math.floor(all.length / 3)) === 1)
+    .map((l) => new Date(day(l) * 86_400_000).toISOString().slice(0, 10));
+  const values = [
+    "ge2025-01-01",
+    "2019-05",
+    "2015",
+    "lt2012",
+    "ne2020",
+    "2010-02-03",
+    "ge2026-06",
+    ...someDays,
+    someDays.map((d) => `eq${d}`).join(","),
+  ];
+  for (const value of values) {
+    const set = union(value.split(",").map((v) => dateCondition(v)));
+    const inSet = locations.filter((l) => inDays(day(l), set));
+    const rows = inSet.filter((l) => l.key[1] !== 0).length;
+    if (rows * 64 >= secondaryCount) dense++;
+    else if (rows > 0) sparse++;
+    const queries: [string, (l: Place) => boolean][] = [
+      [`_lastUpdated=${value}`, () => true],
+      [`_lastUpdated=${value}&address-state=CA,TX`, (l) => l.state === "CA" || l.state === "TX"],
+      [`_lastUpdated=${value}&address-postalcode=94,10`, (l) => /^(94|10)/.test(l.zip)],
+    ];
+    for (const [query, keep] of queries) {
+      const want = inSet.filter(keep).sort(byKey);
+      const got = await walkLocations(
+        app,
+        `/fhir/Location?${query}&_count=${want.length > 200 ? 97 : 7}`,
+      );
+      assertEquals(got.total, want.length, query);
+      assertEquals(got.ids, want.map((w) => w.id), query);
+    }
+  }
+  assert(dense >= 2 && sparse >= 2, `dense ${dense}, sparse ${sparse}: both paths are tested`);
 });
 
 Deno.test("[lastUpdated] lists, counts, walks and engine pages equal the brute force", () => {

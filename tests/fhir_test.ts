@@ -185,8 +185,44 @@ Deno.test("[fhir] metadata is a CapabilityStatement of the five types", async ()
       "PractitionerRole:location",
       "PractitionerRole:endpoint",
       "PractitionerRole:organization",
+      "PractitionerRole:service",
+      "PractitionerRole:network",
     ],
   );
+});
+
+Deno.test("[fhir] metadata lists every search parameter and include Plan-Net's CapabilityStatement requires", async () => {
+  const planNet = JSON.parse(
+    await Deno.readTextFile(
+      new URL("../vendor/plan-net/CapabilityStatement-plan-net.json", import.meta.url),
+    ),
+  ) as { rest: { resource: Record<string, unknown>[] }[] };
+  const cs = await fhir<{ rest: { resource: Record<string, unknown>[] }[] }>(
+    records,
+    "/fhir/metadata",
+  );
+  type Param = { name: string; definition: string };
+  const served = ["Practitioner", "PractitionerRole", "Organization", "Location", "Endpoint"];
+  let checked = 0;
+  for (const wanted of planNet.rest[0]!.resource.filter((r) => served.includes(r.type as string))) {
+    const ours = cs.rest[0]!.resource.find((r) => r.type === wanted.type)!;
+    const names = (ours.searchParam as Param[]).map((p) => p.name);
+    for (const p of wanted.searchParam as Param[]) {
+      assert(names.includes(p.name), `${wanted.type} lacks '${p.name}'`);
+      checked++;
+    }
+    for (const include of (wanted.searchInclude as string[] | undefined) ?? []) {
+      assert((ours.searchInclude as string[]).includes(include), `${wanted.type} lacks ${include}`);
+      checked++;
+    }
+    // Reverse includes from the served types (HealthcareService, InsurancePlan… are not served).
+    for (const rev of (wanted.searchRevInclude as string[] | undefined) ?? []) {
+      if (!served.includes(rev.split(":")[0]!)) continue;
+      assert((ours.searchRevInclude as string[]).includes(rev), `${wanted.type} lacks ${rev}`);
+      checked++;
+    }
+  }
+  assert(checked >= 40, `only ${checked} requirements checked`);
 });
 
 Deno.test("[fhir] read: a practitioner, its role, locations; ids are NPIs", async (t) => {

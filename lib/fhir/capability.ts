@@ -22,7 +22,7 @@ const RESOURCE_DOCS: Readonly<Record<string, string>> = {
     "found by _id alone, and includable.",
   Endpoint:
     "NPPES endpoint file rows. Id: {npi}-{n}. Searches without 'organization' or '_id' list every endpoint " +
-    "row in the owners' name order (connection-type, status, _lastUpdated filter it).",
+    "row in the owners' name order (connection-type, status, name, _lastUpdated filter it).",
 };
 
 /**

@@ -6,7 +6,9 @@
  *
  * @module
  */
+import type { DatabaseSync } from "node:sqlite";
 import { HttpError, NotFoundError, ValidationError } from "../http/errors.ts";
+import type { SearchIndex } from "../index/reader.ts";
 import type { SearchableStore } from "../search/searcher.ts";
 import { ReleaseChangedError } from "../search/params.ts";
 import type { SearchPool } from "../search/pool.ts";
@@ -282,7 +284,8 @@ export function toEngineQuery(
     if (npis.length === 0) return null;
   }
   const organizationOnly = type === "Organization" ||
-    (type === "Location" && q.organizationNames !== null) ||
+    (type === "Location" &&
+      (q.organizationNames !== null || q.orgTypes !== null || q.partOf !== null)) ||
     (type === "Location" && q.npis !== null && q.ids === null);
   const entity = type === "Practitioner" || type === "PractitionerRole"
     ? 1
@@ -396,18 +399,17 @@ export async function searchResources(
     const filter: EndpointFilter = {
       connectionTypes: q.connectionTypes,
       statuses: q.statuses,
+      endpointNames: q.endpointNames,
       updated: q.updated,
       organizationsOnly: chained || params.has("organization"),
     };
     if (chained) {
-      const withoutGroupCodes = () =>
-        extraFilterList({
-          kind: "without_codes",
-          codes: [...GROUP_CODES],
-          mask: FLAG.organization,
-          value: FLAG.organization,
-        }, source).ids;
-      filter.owners = ownerBits(source.index, chains, withoutGroupCodes, [...GROUP_CODES]);
+      filter.owners = ownerBits(
+        source.index,
+        chains,
+        () => facOrganizations(source),
+        [...GROUP_CODES],
+      );
     }
     if (q.npis) {
       // `organization` or `_id`: only these owners (and rows).
@@ -479,6 +481,14 @@ export async function searchResources(
     let query: SearchQuery | null;
     try {
       const parents = search.query.partOf ? parentKeys(store, search.query.partOf) : null;
+      if (search.query.endpointOwners) {
+        // `endpoint.organization`: the organizations named that manage an endpoint (their own).
+        const owners = search.query.endpointOwners.filter((npi) => {
+          const p = store.getProvider(npi);
+          return p?.entity_type === "organization" && p.endpoints.length > 0;
+        });
+        applyOwners(search.query, owners);
+      }
       query = toEngineQuery(search, deps.specialties, cursor, parents);
     } catch (error) {
       if (error instanceof FhirSearchError) throw invalid(error);
@@ -538,6 +548,22 @@ export async function searchResources(
   return searchBundle({ base: request.base, total, entries, self, next: nextUrl });
 }
 
+/** Keeps only `npis` among the query's NPIs (none left: no match). */
+function applyOwners(q: ParsedSearch["query"], npis: readonly string[]): void {
+  q.npis = q.npis === null ? [...npis] : q.npis.filter((n) => npis.includes(n));
+  if (q.npis.length === 0) q.none = true;
+}
+
+/** The organizations without a group practice code (Plan-Net `fac`), from the filter lists. */
+function facOrganizations(source: { db: DatabaseSync; index: SearchIndex }): Uint32Array {
+  return extraFilterList({
+    kind: "without_codes",
+    codes: [...GROUP_CODES],
+    mask: FLAG.organization,
+    value: FLAG.organization,
+  }, source).ids;
+}
+
 /** Runs an engine query on the pool, or here without one; `null` matches nothing. */
 async function enginePage(
   deps: DirectoryDeps,
@@ -583,33 +609,48 @@ async function searchLocations(
     ? { offset: primaryOffset, after: near ? [key[0]!, key[1]!] : [key[0]!] }
     : null;
   let query: SearchQuery | null;
+  const parents = q.partOf ? parentKeys(deps.store, q.partOf) : null;
   try {
-    query = toEngineQuery(search, deps.specialties, engineCursor);
+    query = toEngineQuery(search, deps.specialties, engineCursor, parents);
   } catch (error) {
     if (error instanceof FhirSearchError) throw invalid(error);
     throw error;
   }
   const limit = Math.max(1, search.count);
   const primary = await enginePage(deps, query, paging.scope, paging.watch);
-  const organizationOnly = q.organizationNames !== null || (q.npis !== null && q.ids === null);
-  const secondary = q.none ? { total: 0, rows: [], keys: [] } : secondaryRows(
-    source,
-    {
-      states: q.states,
-      cities: q.cities,
-      postal: q.postal,
-      addresses: q.addresses,
-      near,
-      npis: q.npis,
-      ids: q.ids,
-      organizationNames: q.organizationNames,
-      updated: q.updated,
-      mask: FLAG.active | (organizationOnly ? FLAG.organization : 0),
-      value: FLAG.active | (organizationOnly ? FLAG.organization : 0),
-    },
-    key,
-    limit,
-  );
+  const organizationOnly = q.organizationNames !== null || q.orgTypes !== null ||
+    q.partOf !== null || (q.npis !== null && q.ids === null);
+  // `organization.type` and `organization.partof`: the owners the same Organization parameters find.
+  const ownerChains: OwnerChains = {
+    names: null,
+    orgTypes: q.orgTypes,
+    parentKeys: parents,
+    addresses: null,
+  };
+  const owners = hasChains(ownerChains)
+    ? ownerBits(source.index, ownerChains, () => facOrganizations(source), [...GROUP_CODES])
+    : null;
+  const secondary = q.none || parents?.length === 0
+    ? { total: 0, rows: [], keys: [] }
+    : secondaryRows(
+      source,
+      {
+        states: q.states,
+        cities: q.cities,
+        postal: q.postal,
+        addresses: q.addresses,
+        near,
+        npis: q.npis,
+        ids: q.ids,
+        organizationNames: q.organizationNames,
+        updated: q.updated,
+        owners,
+        mask: FLAG.active | (organizationOnly ? FLAG.organization : 0),
+        value: FLAG.active | (organizationOnly ? FLAG.organization : 0),
+      },
+      key,
+      limit,
+    );
   const { index } = source;
   const primaryKey = (id: number): LocationKey =>
     near

@@ -1,19 +1,31 @@
 /**
  * Endpoint searches without an owner (`Endpoint?connection-type=…`,
- * `status`, `_lastUpdated`): one pass over the endpoint columns
+ * `status`, `name`, `_lastUpdated`): one pass over the endpoint columns
  * (`lib/store/endpoint_columns.ts`, some 7 bytes an endpoint row) counts
  * every match and takes the page after the cursor's row, in the owners'
  * name order. Searches by `organization` or `_id` look their few
  * endpoints up instead and test the rendered resources with
  * {@linkcode endpointMatches}; both tests mean the same.
  *
+ * `name` tests each row's rendered `Endpoint.name` (NPPES's endpoint
+ * description, else its affiliation's name) as a name key, from the name
+ * columns the build writes (a dictionary of distinct keys and a number per
+ * row). A database written before them has none: the first `name` search
+ * of a process then reads the names from the `endpoint` table once (SQLite
+ * extracts the two fields, rows in the columns' order) and keeps them.
+ *
  * @module
  */
-import { type EndpointColumns, readEndpointColumns } from "../store/endpoint_columns.ts";
+import {
+  type EndpointColumns,
+  type EndpointNameKeys,
+  readEndpointColumns,
+} from "../store/endpoint_columns.ts";
 import { type ColumnSource, columnSource } from "./column_source.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { FIELD, FLAG } from "../index/fields.ts";
 import { type DaySet, dayTable } from "./date_search.ts";
+import { nameKey } from "../text/fold.ts";
 import type { AddressMatch, NameMatch } from "../search/query.ts";
 import { intersectAll, unionAll } from "../index/sorted.ts";
 import { connectionType, type Resource } from "./resources.ts";
@@ -30,6 +42,8 @@ export interface EndpointFilter {
   /** `active` (owner's NPI in use) or `off` (deactivated); `null` for either. */
   statuses: ("active" | "off")[] | null;
   updated: DaySet | null;
+  /** `name` matches of the rendered `Endpoint.name`; `null` (or absent) for any. */
+  endpointNames?: NameMatch[] | null;
   /** The owners allowed, as a bitmap over provider ids (bit `id`); `null` for any. */
   owners?: Uint32Array | null;
   /** The rows allowed, as `{owner id}-{position}` (`_id`); `null` for any. */
@@ -141,7 +155,59 @@ export function endpointMatches(resource: Resource, filter: EndpointFilter): boo
   if (filter.statuses && !filter.statuses.includes(resource.status as "active" | "off")) {
     return false;
   }
+  if (filter.endpointNames) {
+    const key = typeof resource.name === "string" ? nameKey(resource.name) : "";
+    if (!nameMeets(key, filter.endpointNames)) return false;
+  }
   return true;
+}
+
+/** Whether a name key meets one of the matches (a prefix, or the whole key). */
+function nameMeets(key: string, matches: readonly NameMatch[]): boolean {
+  return key !== "" && matches.some((m) => (m.prefix ? key.startsWith(m.key) : key === m.key));
+}
+
+const namesOf = new WeakMap<EndpointSource, EndpointNameKeys>();
+
+/**
+ * The name key of each endpoint row's rendered `Endpoint.name`: the
+ * build's name columns, or (a database written before them) read from the
+ * `endpoint` table once per source, in the order the build wrote the
+ * columns (owner id, then file order). Throws when the table and the
+ * columns disagree (a database written by another build).
+ */
+export function endpointNames(source: EndpointSource): EndpointNameKeys {
+  if (source.columns.names) return source.columns.names;
+  let names = namesOf.get(source);
+  if (names) return names;
+  const rows = source.db.prepare(
+    "SELECT coalesce(json_extract(e.doc, '$[3]'), json_extract(e.doc, '$[5]')) AS name " +
+      "FROM endpoint e JOIN provider_npi p ON p.npi = e.npi ORDER BY p.id, e.rowid",
+  );
+  const numbers = new Map<string, number>([["", 0]]);
+  const keys = [""];
+  const out = new Uint32Array(source.columns.ids.length);
+  let k = 0;
+  for (const row of rows.iterate()) {
+    if (k >= out.length) break;
+    const name = (row as { name: unknown }).name;
+    const key = typeof name === "string" ? nameKey(name) : "";
+    let n = numbers.get(key);
+    if (n === undefined) {
+      n = keys.length;
+      keys.push(key);
+      numbers.set(key, n);
+    }
+    out[k++] = n;
+  }
+  if (k !== out.length) {
+    throw new Error(
+      `The endpoint table has ${k} rows with a record, the endpoint columns ${out.length}: import again`,
+    );
+  }
+  names = { keys, rows: out };
+  namesOf.set(source, names);
+  return names;
 }
 
 /** A page of endpoint rows: the exact total and the rows (indexes into the columns). */
@@ -177,11 +243,19 @@ export function endpointRows(
   const days = dayOk ? index.updated : null;
   const flags = index.flags;
   const { ids, types, positions } = columns;
+  let nameOk: Uint8Array | null = null, nameRows: Uint32Array | null = null;
+  if (filter.endpointNames) {
+    const names = endpointNames(source);
+    const matches = filter.endpointNames;
+    nameOk = Uint8Array.from(names.keys, (key) => (nameMeets(key, matches) ? 1 : 0));
+    nameRows = names.rows;
+  }
   const owners = filter.owners ?? null, rowKeys = filter.rowKeys ?? null;
   let total = 0;
   const rows: number[] = [];
   for (let r = 0; r < ids.length; r++) {
     if (typeOk[types[r]!] !== 1) continue;
+    if (nameOk && nameOk[nameRows![r]!] !== 1) continue;
     const id = ids[r]!;
     if (owners && (owners[id >>> 5]! & (1 << (id & 31))) === 0) continue;
     if (filter.organizationsOnly && (flags[id]! & FLAG.organization) === 0) continue;

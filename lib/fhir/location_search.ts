@@ -8,6 +8,14 @@
  * merges them with the primary locations the engine finds, by the same
  * order: owner rank then position, or distance, owner rank, position.
  *
+ * `_lastUpdated` never makes a pass over every row: the rows are grouped
+ * once by their owner's last-update day (4 bytes a row) and counted by
+ * owner class and day (a 2 MB histogram), both on first use. A day set
+ * holding under 1/{@linkcode WALK_DENSITY} of the rows reads its days'
+ * groups as the candidates; a denser one alone (`Location?_lastUpdated=…`)
+ * takes its total from the histogram and its page by walking the rows from
+ * the cursor's key, as the engine browses providers (`updated_browse.ts`).
+ *
  * @module
  */
 import { type LocationColumns, readLocationColumns } from "../store/location_columns.ts";
@@ -18,6 +26,9 @@ import { distance } from "../geo/zip.ts";
 import { boundingBoxes } from "../search/geometry.ts";
 import type { AddressMatch, NameMatch, NearMatch, PostalMatch } from "../search/query.ts";
 import { type DaySet, dayTable } from "./date_search.ts";
+import { FLAG } from "../index/fields.ts";
+import { MAX_DAY } from "../index/updated.ts";
+import { WALK_DENSITY } from "../search/updated_browse.ts";
 
 /** What a secondary location search reads. */
 export type LocationSource = ColumnSource<LocationColumns>;
@@ -40,6 +51,8 @@ export interface SecondaryFilter {
   ids: string[] | null;
   organizationNames: NameMatch[] | null;
   updated: DaySet | null;
+  /** The owners allowed, as a bitmap over provider ids (`organization.type`, `.partof`); `null` or absent for any. */
+  owners?: Uint32Array | null;
   /** The owner's flag test. */
   mask: number;
   value: number;
@@ -105,11 +118,17 @@ export function secondaryRows(
   limit: number,
 ): SecondaryPage {
   const { columns: c, index } = source;
-  if (
-    !filter.states && !filter.cities && !filter.postal && !filter.addresses && !filter.near &&
-    !filter.npis && !filter.ids && !filter.organizationNames && !filter.updated
-  ) return everyRow(source, filter.mask, filter.value, after, limit);
+  const placeOrOwner = filter.states || filter.cities || filter.postal || filter.addresses ||
+    filter.near || filter.npis || filter.ids || filter.organizationNames || filter.owners;
+  if (!placeOrOwner && !filter.updated) {
+    return everyRow(source, filter.mask, filter.value, after, limit);
+  }
+  if (!placeOrOwner && filter.updated && !sparseDays(source, filter.updated)) {
+    const total = countRows(source, filter.updated, filter.mask, filter.value);
+    if (total !== null) return walkUpdated(source, filter, total, after, limit);
+  }
   const owners = ownerIds(source, filter);
+  const ownerBits = filter.owners ?? null;
   const place = placeTest(c, filter);
   const wanted = filter.ids ? new Set(filter.ids) : null;
   const dayOk = dayTable(filter.updated);
@@ -119,7 +138,7 @@ export function secondaryRows(
   const boxes = near ? boundingBoxes(near) : null;
   let total = 0;
   const found: { row: number; key: LocationKey }[] = [];
-  const candidates = candidateRows(c, filter, boxes, owners);
+  const candidates = candidateRows(source, filter, boxes, owners);
   const count = candidates ? candidates.length : c.ids.length;
   for (let i = 0; i < count; i++) {
     const k = candidates ? candidates[i]! : i;
@@ -133,6 +152,7 @@ export function secondaryRows(
     }
     if ((flags[id]! & filter.mask) !== filter.value) continue;
     if (owners && !owners.has(id)) continue;
+    if (ownerBits && (ownerBits[id >>> 5]! & (1 << (id & 31))) === 0) continue;
     if (dayOk && dayOk[days![id]!] !== 1) continue;
     if (place && !place(k)) continue;
     let key: LocationKey;
@@ -243,11 +263,12 @@ function cellGroups(c: LocationColumns): Groups {
  * boxes, or of the wanted states; `null` for every row.
  */
 function candidateRows(
-  c: LocationColumns,
+  source: LocationSource,
   filter: SecondaryFilter,
   boxes: ReturnType<typeof boundingBoxes> | null,
   owners: Set<number> | null,
 ): Uint32Array | null {
+  const c = source.columns;
   let groups: Groups, values: number[];
   if (boxes) {
     groups = cellGroups(c);
@@ -267,6 +288,8 @@ function candidateRows(
     groups = byState.get(c) ?? group(c.state, c.states.length);
     byState.set(c, groups);
     values = filter.states.map((s) => c.states.indexOf(s)).filter((v) => v > 0);
+  } else if (filter.updated && sparseDays(source, filter.updated)) {
+    return dayRows(source, filter.updated);
   } else return null;
   let n = 0;
   for (const v of values) n += groups.offsets[v + 1]! - groups.offsets[v]!;
@@ -278,6 +301,124 @@ function candidateRows(
     at += part.length;
   }
   return values.length > 1 ? out.sort() : out;
+}
+
+/** A day span's bounds clamped to the day numbers. */
+function clampSpan([from, to]: readonly [number, number]): [number, number] {
+  return [Math.max(0, Math.min(MAX_DAY + 1, from)), Math.max(0, Math.min(MAX_DAY + 1, to))];
+}
+
+/**
+ * The rows whose owner's day is in `set`, ascending: the rows of a span of
+ * days are one range of the day groups, so a set costs its rows, not its days.
+ */
+function dayRows(source: LocationSource, set: DaySet): Uint32Array {
+  const { offsets, rows } = dayGroups(source);
+  const spans = set.map(clampSpan).filter(([lo, hi]) => hi > lo);
+  let n = 0;
+  for (const [lo, hi] of spans) n += offsets[hi]! - offsets[lo]!;
+  const out = new Uint32Array(n);
+  let at = 0;
+  for (const [lo, hi] of spans) {
+    const part = rows.subarray(offsets[lo]!, offsets[hi]!);
+    out.set(part, at);
+    at += part.length;
+  }
+  return out.sort();
+}
+
+const byDay = new WeakMap<LocationSource, Groups>();
+
+/** The rows grouped by their owner's last-update day (0: none), built once. */
+function dayGroups(source: LocationSource): Groups {
+  let groups = byDay.get(source);
+  if (!groups) {
+    const { ids } = source.columns, days = source.index.updated;
+    const rowDays = new Uint16Array(ids.length);
+    for (let k = 0; k < ids.length; k++) rowDays[k] = days[ids[k]!]!;
+    byDay.set(source, groups = group(rowDays, MAX_DAY));
+  }
+  return groups;
+}
+
+/** Whether the rows of `set`'s days are under 1/{@linkcode WALK_DENSITY} of all rows. */
+function sparseDays(source: LocationSource, set: DaySet): boolean {
+  const { offsets } = dayGroups(source);
+  let n = 0;
+  for (const [lo, hi] of set.map(clampSpan)) if (hi > lo) n += offsets[hi]! - offsets[lo]!;
+  return n * WALK_DENSITY < source.columns.ids.length;
+}
+
+/** Flag bits the row histogram is kept by (the owner tests Location searches make). */
+const CLASS_BITS = FLAG.active | FLAG.individual | FLAG.organization;
+const DAYS = MAX_DAY + 1;
+const rowHistograms = new WeakMap<LocationSource, Uint32Array>();
+
+/**
+ * How many rows have an owner passing the flag test with a day in `set`,
+ * from cumulative counts by owner class and day (built once); `null` when
+ * the test uses other bits.
+ */
+function countRows(
+  source: LocationSource,
+  set: DaySet,
+  mask: number,
+  value: number,
+): number | null {
+  if ((mask & ~CLASS_BITS) !== 0) return null;
+  let at = rowHistograms.get(source);
+  if (!at) {
+    at = new Uint32Array((CLASS_BITS + 1) * (DAYS + 1));
+    const { ids } = source.columns, flags = source.index.flags, days = source.index.updated;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k]!;
+      at[(flags[id]! & CLASS_BITS) * (DAYS + 1) + days[id]! + 1]!++;
+    }
+    for (let c = 0; c <= CLASS_BITS; c++) {
+      const base = c * (DAYS + 1);
+      for (let d = 1; d <= DAYS; d++) at[base + d]! += at[base + d - 1]!;
+    }
+    rowHistograms.set(source, at);
+  }
+  let total = 0;
+  for (let c = 0; c <= CLASS_BITS; c++) {
+    if ((c & mask) !== value) continue;
+    const base = c * (DAYS + 1);
+    for (const [from, to] of set) {
+      const lo = Math.max(0, Math.min(DAYS, from)), hi = Math.max(0, Math.min(DAYS, to));
+      if (hi > lo) total += at[base + hi]! - at[base + lo]!;
+    }
+  }
+  return total;
+}
+
+/**
+ * A dense `_lastUpdated` alone: the total counted, the page walked from the
+ * row after the key, testing each row's owner flags and day.
+ */
+function walkUpdated(
+  source: LocationSource,
+  filter: SecondaryFilter,
+  total: number,
+  after: LocationKey | null,
+  limit: number,
+): SecondaryPage {
+  const { ids, positions } = source.columns;
+  const flags = source.index.flags, days = source.index.updated;
+  const dayOk = dayTable(filter.updated)!;
+  let k = 0;
+  if (after) {
+    k = firstRowOf(ids, after[0]!);
+    while (k < ids.length && ids[k] === after[0] && positions[k]! <= after[1]!) k++;
+  }
+  const rows: number[] = [], keys: LocationKey[] = [];
+  for (; k < ids.length && rows.length < limit; k++) {
+    const id = ids[k]!;
+    if ((flags[id]! & filter.mask) !== filter.value || dayOk[days[id]!] !== 1) continue;
+    rows.push(k);
+    keys.push([id, positions[k]!]);
+  }
+  return { total, rows, keys };
 }
 
 const cityMaps = new WeakMap<LocationColumns, Map<string, number>>();

@@ -59,10 +59,14 @@ export interface FhirQuery {
   orgTypes: ("prvgrp" | "fac")[] | null;
   /** Organizations whose subparts are asked for (`partof`), by NPI; `null` for no filter. */
   partOf: string[] | null;
+  /** Organization `endpoint.organization`: the organizations named, kept when they have endpoints. */
+  endpointOwners: string[] | null;
   /** Endpoint `connection-type` tokens (any); `null` for any type. */
   connectionTypes: CodingToken[] | null;
   /** Endpoint `status` values (any); `null` for either. */
   statuses: ("active" | "off")[] | null;
+  /** Endpoint `name` matches (of the rendered `Endpoint.name`); `null` for any. */
+  endpointNames: NameMatch[] | null;
   /** Some parameter can match nothing (an unknown identifier system, `organization` on a role…). */
   none: boolean;
 }
@@ -118,8 +122,10 @@ export function emptyQuery(): FhirQuery {
     updated: null,
     orgTypes: null,
     partOf: null,
+    endpointOwners: null,
     connectionTypes: null,
     statuses: null,
+    endpointNames: null,
     none: false,
   };
 }
@@ -534,6 +540,106 @@ const partofParam = (name: string, what: string): SearchParamSpec => ({
   },
 });
 
+/** Checks token values (`{system}|{code}` or `{code}`; any text with `:text`). */
+function checkTokens(values: string[], modifier: string | null): void {
+  for (const raw of values) {
+    if (raw.length > 200) throw new FhirParamIssue("must be at most 200 characters");
+    if (modifier !== "text" && raw.slice(raw.indexOf("|") + 1) === "") {
+      throw new FhirParamIssue(`'${raw.slice(0, 60)}' has no code`);
+    }
+  }
+}
+
+/** A FHIR resource id (`[A-Za-z0-9.-]{1,64}`). */
+const FHIR_ID = /^[A-Za-z0-9.-]{1,64}$/;
+
+/**
+ * Checks references to a type the directory does not serve (`HealthcareService`): `{type}/{id}`,
+ * an absolute URL ending so, or a bare id.
+ */
+function checkForeignReferences(type: string, values: string[]): void {
+  for (const raw of values) {
+    const slash = raw.lastIndexOf("/");
+    const named = slash === -1 ? type : raw.slice(0, slash).split("/").pop();
+    if (named !== type || !FHIR_ID.test(raw.slice(slash + 1))) {
+      throw new FhirParamIssue(
+        `'${raw.slice(0, 60)}' is not ${
+          article(type)
+        } ${type} reference ('${type}/{id}' or the id)`,
+      );
+    }
+  }
+}
+
+/** How the values of a parameter on an element the directory never fills are checked. */
+type ValueCheck = (values: string[], modifier: string | null) => void;
+
+const CHECK = {
+  token: checkTokens,
+  address: (values: string[]) => applyAddress(emptyQuery(), values),
+  name: (values: string[], modifier: string | null) => void nameMatches(values, modifier),
+  reference: (type: ResourceType): ValueCheck => (values) => void referenceNpis(type, values),
+  foreign: (type: string): ValueCheck => (values) => checkForeignReferences(type, values),
+} as const;
+
+/**
+ * A parameter on an element the directory never fills, because NPPES has no such data
+ * (`Location.partOf`, `PractitionerRole.code`, a role's network…): its values are checked as any
+ * other's (a bad one is a 400) and the search matches nothing, which is what the resources hold.
+ */
+function neverFilled(
+  spec: Omit<SearchParamSpec, "apply" | "documentation"> & { element: string; why: string },
+  check: ValueCheck,
+): SearchParamSpec {
+  const { element, why, ...rest } = spec;
+  return {
+    ...rest,
+    documentation:
+      `Accepted and checked, but no resource of this server has ${element} (${why}): matches nothing.`,
+    apply(q, values, modifier) {
+      check(values, modifier);
+      q.none = true;
+    },
+  };
+}
+
+/** Chained parameters through an element the directory never fills: `{prefix}.{name}` each. */
+function neverFilledChains(
+  prefix: string,
+  element: string,
+  why: string,
+  chains: [name: string, type: SearchParamSpec["type"], definition: string, check: ValueCheck][],
+): SearchParamSpec[] {
+  return chains.map(([name, type, definition, check]) =>
+    neverFilled({ name: `${prefix}.${name}`, type, definition, element, why }, check)
+  );
+}
+
+/** The Organization chains Plan-Net defines on references to organizations. */
+function organizationChains(
+  prefix: string,
+  element: string,
+  why: string,
+): SearchParamSpec[] {
+  return neverFilledChains(prefix, element, why, [
+    ["name", "string", `${PN}/organization-name`, CHECK.name],
+    ["address", "string", `${PN}/organization-address`, CHECK.address],
+    ["partof", "reference", `${PN}/organization-partof`, CHECK.reference("Organization")],
+    ["type", "token", `${PN}/organization-type`, CHECK.token],
+  ]).map((p) => p.name.endsWith(".name") ? { ...p, modifiers: ["exact"] } : p);
+}
+
+const NO_ROLE_ORGANIZATION = "NPPES links no practitioner to an organization";
+const NO_NETWORK = "NPPES holds no payer networks";
+const NO_SERVICE = "NPPES holds no healthcare services; HealthcareService is not served";
+const NO_LOCATION_PARTOF = "NPPES practice locations are not nested";
+const NO_LOCATION_TYPE = "NPPES does not say what kind of place a practice location is";
+const NO_LOCATION_ENDPOINT =
+  "NPPES endpoints belong to the NPI, not to one of its practice locations; they are the " +
+  "Organization's and PractitionerRole's endpoint";
+const NO_IDENTIFIER = "NPPES gives it no identifier of its own; the NPI is its owner's";
+const NO_COVERAGE = "NPPES holds no coverage areas";
+
 /** The search parameters of each resource type (besides `_id`, `_count`, `_include`, `_revinclude`). */
 export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSpec[]>> = withAll([
   lastUpdatedParam,
@@ -558,6 +664,20 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
       documentation: "Practitioners whose role has this NUCC specialty code (reverse chain).",
       apply: (q, values) => applySpecialty(q, values, null),
     },
+    neverFilled({
+      name: "_has:PractitionerRole:practitioner:role",
+      type: "token",
+      definition: `${PN}/practitionerrole-role`,
+      element: "PractitionerRole.code",
+      why: "NPPES gives a practitioner's specialties, not a role code",
+    }, CHECK.token),
+    neverFilled({
+      name: "_has:PractitionerRole:practitioner:network",
+      type: "reference",
+      definition: `${PN}/practitionerrole-network`,
+      element: "a PractitionerRole network-reference",
+      why: NO_NETWORK,
+    }, CHECK.reference("Organization")),
   ],
   PractitionerRole: [
     {
@@ -614,7 +734,71 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
         q.none = true;
       },
     },
+    ...organizationChains("organization", "PractitionerRole.organization", NO_ROLE_ORGANIZATION),
     activeParam(`${R4}/PractitionerRole-active`),
+    neverFilled({
+      name: "role",
+      type: "token",
+      definition: `${PN}/practitionerrole-role`,
+      modifiers: ["text"],
+      element: "PractitionerRole.code",
+      why:
+        "NPPES gives a practitioner's specialties (search them with 'specialty'), not a role code",
+    }, CHECK.token),
+    neverFilled({
+      name: "service",
+      type: "reference",
+      definition: `${PN}/practitionerrole-service`,
+      element: "PractitionerRole.healthcareService",
+      why: NO_SERVICE,
+    }, CHECK.foreign("HealthcareService")),
+    ...neverFilledChains("service", "PractitionerRole.healthcareService", NO_SERVICE, [
+      ["service-category", "token", `${PN}/healthcareservice-service-category`, CHECK.token],
+      [
+        "organization",
+        "reference",
+        `${PN}/healthcareservice-organization`,
+        CHECK.reference("Organization"),
+      ],
+      ["location", "reference", `${PN}/healthcareservice-location`, CHECK.reference("Location")],
+    ]),
+    neverFilled({
+      name: "network",
+      type: "reference",
+      definition: `${PN}/practitionerrole-network`,
+      element: "a network-reference extension",
+      why: NO_NETWORK,
+    }, CHECK.reference("Organization")),
+    ...organizationChains("network", "a network-reference extension", NO_NETWORK),
+    neverFilled({
+      name: "location.organization",
+      type: "reference",
+      definition: `${PN}/location-organization`,
+      element: "a practitioner's Location with a managingOrganization",
+      why: "a practitioner's practice locations are its own; only an organization's name it",
+    }, CHECK.reference("Organization")),
+    neverFilled({
+      name: "location.type",
+      type: "token",
+      definition: `${PN}/location-type`,
+      modifiers: ["text"],
+      element: "Location.type",
+      why: NO_LOCATION_TYPE,
+    }, CHECK.token),
+    neverFilled({
+      name: "endpoint.organization",
+      type: "reference",
+      definition: `${PN}/endpoint-organization`,
+      element: "a practitioner's Endpoint with a managingOrganization",
+      why: "a practitioner's endpoints are its own; only an organization's name it",
+    }, CHECK.reference("Organization")),
+    neverFilled({
+      name: "identifier",
+      type: "token",
+      definition: `${R4}/PractitionerRole-identifier`,
+      element: "PractitionerRole.identifier",
+      why: `${NO_IDENTIFIER} (search it with 'practitioner.identifier')`,
+    }, CHECK.token),
   ],
   Organization: [
     identifierParam("Organization"),
@@ -635,6 +819,26 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
     },
     orgTypeParam("type", "organization"),
     partofParam("partof", "the organization's subparts, those whose partOf names it"),
+    {
+      name: "endpoint.organization",
+      type: "reference",
+      definition: `${PN}/endpoint-organization`,
+      documentation:
+        "'Organization/{npi}': organizations with an endpoint managed by that organization; an " +
+        "organization's endpoints are its own, so this is the named organization when it has " +
+        "endpoints. A comma list is OR.",
+      apply(q, values) {
+        q.endpointOwners = [...new Set(referenceNpis("Organization", values))];
+        if (q.endpointOwners.length === 0) q.none = true;
+      },
+    },
+    neverFilled({
+      name: "coverage-area",
+      type: "reference",
+      definition: `${PN}/organization-coverage-area`,
+      element: "a coverage-area extension",
+      why: NO_COVERAGE,
+    }, CHECK.reference("Location")),
   ],
   Location: [
     ...addressParams(
@@ -667,8 +871,71 @@ export const SEARCH_PARAMS: Readonly<Record<ResourceType, readonly SearchParamSp
       "Managing organization's name",
       (q, m) => (q.organizationNames = m),
     ),
+    orgTypeParam("organization.type", "managing organization"),
+    partofParam("organization.partof", "the practice locations of the organization's subparts"),
+    neverFilled({
+      name: "partof",
+      type: "reference",
+      definition: `${PN}/location-partof`,
+      element: "Location.partOf",
+      why: NO_LOCATION_PARTOF,
+    }, CHECK.reference("Location")),
+    ...neverFilledChains("partof", "Location.partOf", NO_LOCATION_PARTOF, [
+      ["type", "token", `${PN}/location-type`, CHECK.token],
+      ["address", "string", `${PN}/location-address`, CHECK.address],
+      ["organization", "reference", `${PN}/location-organization`, CHECK.reference("Organization")],
+    ]),
+    neverFilled({
+      name: "endpoint",
+      type: "reference",
+      definition: `${PN}/location-endpoint`,
+      element: "Location.endpoint",
+      why: NO_LOCATION_ENDPOINT,
+    }, CHECK.reference("Endpoint")),
+    neverFilled({
+      name: "endpoint.organization",
+      type: "reference",
+      definition: `${PN}/endpoint-organization`,
+      element: "Location.endpoint",
+      why: NO_LOCATION_ENDPOINT,
+    }, CHECK.reference("Organization")),
+    neverFilled({
+      name: "type",
+      type: "token",
+      definition: `${PN}/location-type`,
+      modifiers: ["text"],
+      element: "Location.type",
+      why: NO_LOCATION_TYPE,
+    }, CHECK.token),
+    neverFilled({
+      name: "identifier",
+      type: "token",
+      definition: `${R4}/Location-identifier`,
+      element: "Location.identifier",
+      why: `${NO_IDENTIFIER} (search its locations with 'organization' or '_id')`,
+    }, CHECK.token),
   ],
   Endpoint: [
+    {
+      name: "name",
+      type: "string",
+      definition: `${R4}/Endpoint-name`,
+      modifiers: ["exact"],
+      documentation:
+        "Endpoint.name (NPPES's endpoint description, else its affiliation's name): the whole " +
+        "name starts with the value (2+ letters), or equals it with ':exact'; case, accents, spaces " +
+        "and punctuation ignored. A comma list is OR.",
+      apply(q, values, modifier) {
+        q.endpointNames = nameMatches(values, modifier);
+      },
+    },
+    neverFilled({
+      name: "identifier",
+      type: "token",
+      definition: `${R4}/Endpoint-identifier`,
+      element: "Endpoint.identifier",
+      why: `${NO_IDENTIFIER} (search by owner with 'organization' or by id with '_id')`,
+    }, CHECK.token),
     {
       name: "organization",
       type: "reference",
@@ -745,9 +1012,11 @@ export const INCLUDES: Readonly<Record<ResourceType, readonly string[]>> = {
     "PractitionerRole:location",
     "PractitionerRole:endpoint",
     "PractitionerRole:organization",
+    "PractitionerRole:service",
+    "PractitionerRole:network",
   ],
-  Organization: ["Organization:endpoint", "Organization:partof"],
-  Location: ["Location:organization"],
+  Organization: ["Organization:endpoint", "Organization:partof", "Organization:coverage-area"],
+  Location: ["Location:organization", "Location:endpoint", "Location:partof"],
   Endpoint: ["Endpoint:organization"],
 };
 
@@ -755,7 +1024,12 @@ export const INCLUDES: Readonly<Record<ResourceType, readonly string[]>> = {
 export const REVINCLUDES: Readonly<Record<ResourceType, readonly string[]>> = {
   Practitioner: ["PractitionerRole:practitioner"],
   PractitionerRole: [],
-  Organization: ["Endpoint:organization", "Location:organization", "PractitionerRole:organization"],
+  Organization: [
+    "Endpoint:organization",
+    "Location:organization",
+    "PractitionerRole:organization",
+    "PractitionerRole:network",
+  ],
   Location: ["PractitionerRole:location"],
   Endpoint: [],
 };
@@ -979,6 +1253,11 @@ const TARGETS: Readonly<Record<string, string>> = {
   "Organization:partof": "Organization",
   "Location:organization": "Organization",
   "Endpoint:organization": "Organization",
+  "PractitionerRole:service": "HealthcareService",
+  "PractitionerRole:network": "Organization",
+  "Organization:coverage-area": "Location",
+  "Location:endpoint": "Endpoint",
+  "Location:partof": "Location",
 };
 
 function targetMatches(name: string, target: string): boolean {

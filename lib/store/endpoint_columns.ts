@@ -7,10 +7,18 @@
  * by the build after the index (whose rewrite clears `index_blob`); about 7
  * bytes an endpoint row.
  *
+ * Beside them, the name key (`nameKey`) of each row's `Endpoint.name` as the
+ * FHIR directory renders it (the description, else the affiliation's name):
+ * a dictionary of distinct keys and a number per row, 4 bytes a row, for
+ * FHIR `Endpoint?name=`. They are optional: a database written before they
+ * existed has none, and the directory then reads the names from the
+ * `endpoint` table on first use.
+ *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
 import { parseEndpoint } from "./sides.ts";
+import { nameKey } from "../text/fold.ts";
 
 /** The loaded endpoint columns. */
 export interface EndpointColumns {
@@ -22,6 +30,14 @@ export interface EndpointColumns {
   types: Uint8Array;
   /** The NPPES endpoint types (upper case; "" for none). */
   typeNames: readonly string[];
+  /** The name keys of the rows' names; `null` in a database written before they were. */
+  names: EndpointNameKeys | null;
+}
+
+/** The name key of each row's `Endpoint.name`: a dictionary (key 0 is "", no name) and a number per row. */
+export interface EndpointNameKeys {
+  keys: string[];
+  rows: Uint32Array;
 }
 
 const NAMES = {
@@ -29,6 +45,8 @@ const NAMES = {
   positions: "endpoint_positions",
   types: "endpoint_types",
   dictionary: "endpoint_type_names",
+  nameRows: "endpoint_name_rows",
+  nameKeys: "endpoint_name_keys",
 } as const;
 
 /**
@@ -49,12 +67,24 @@ export function writeEndpointColumns(db: DatabaseSync): number {
   const ids: number[] = [], positions: number[] = [], types: number[] = [];
   const typeNames: string[] = [];
   const numberOf = new Map<string, number>();
+  const nameRows: number[] = [], nameKeys = [""];
+  const nameNumber = new Map<string, number>([["", 0]]);
   let lastId = 0, position = 0;
   for (const row of rows.iterate()) {
     const { id, doc } = row as { id: number; doc: string };
     position = id === lastId ? position + 1 : 0;
     lastId = id;
-    const type = (parseEndpoint(doc).type ?? "").toUpperCase();
+    const endpoint = parseEndpoint(doc);
+    const type = (endpoint.type ?? "").toUpperCase();
+    // As `lib/fhir/resources.ts` renders Endpoint.name.
+    const key = nameKey(endpoint.description ?? endpoint.affiliation_name ?? "");
+    let nk = nameNumber.get(key);
+    if (nk === undefined) {
+      nk = nameKeys.length;
+      nameKeys.push(key);
+      nameNumber.set(key, nk);
+    }
+    nameRows.push(nk);
     let k = numberOf.get(type);
     if (k === undefined) {
       k = typeNames.length;
@@ -72,6 +102,8 @@ export function writeEndpointColumns(db: DatabaseSync): number {
   put.run(NAMES.positions, bytes(Uint16Array.from(positions)));
   put.run(NAMES.types, bytes(Uint8Array.from(types)));
   put.run(NAMES.dictionary, new TextEncoder().encode(JSON.stringify(typeNames)));
+  put.run(NAMES.nameRows, bytes(Uint32Array.from(nameRows)));
+  put.run(NAMES.nameKeys, new TextEncoder().encode(JSON.stringify(nameKeys)));
   return ids.length;
 }
 
@@ -96,9 +128,20 @@ export function readEndpointColumns(db: DatabaseSync): EndpointColumns | null {
     positions: new Uint16Array(copy(positions)),
     types: new Uint8Array(copy(types)),
     typeNames: JSON.parse(new TextDecoder().decode(dictionary)) as string[],
+    names: null,
   };
+  const nameRows = blob(NAMES.nameRows), nameKeys = blob(NAMES.nameKeys);
+  if (nameRows && nameKeys) {
+    out.names = {
+      rows: new Uint32Array(copy(nameRows)),
+      keys: JSON.parse(new TextDecoder().decode(nameKeys)) as string[],
+    };
+  }
   const n = out.ids.length;
-  if (out.positions.length !== n || out.types.length !== n) {
+  if (
+    out.positions.length !== n || out.types.length !== n ||
+    (out.names !== null && out.names.rows.length !== n)
+  ) {
     throw new Error("The endpoint columns disagree in length: import the data again");
   }
   return out;
