@@ -17,7 +17,11 @@
  * ```
  */
 export class ByteLru<V, K = string> {
-  #entries = new Map<K, V>();
+  /** Entries by key, each a link of a list from least to most recently used. */
+  readonly #entries = new Map<K, Entry<K, V>>();
+  /** The least recently used entry, and the most. */
+  #oldest: Entry<K, V> | null = null;
+  #newest: Entry<K, V> | null = null;
   #bytes = 0;
   /** Lookups answered from the cache since it was made. */
   hits = 0;
@@ -28,13 +32,15 @@ export class ByteLru<V, K = string> {
     readonly sizeOf: (value: V) => number = (value) => (value as { bytes: number }).bytes,
   ) {}
   get(key: K): V | undefined {
-    const hit = this.#entries.get(key);
-    if (hit !== undefined) {
-      this.hits++;
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-    } else this.misses++;
-    return hit;
+    const entry = this.#entries.get(key);
+    if (entry === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    this.#unlink(entry);
+    this.#append(entry);
+    return entry.value;
   }
   /** Whether `key` is kept (neither counted as a lookup nor made recent). */
   has(key: K): boolean {
@@ -45,17 +51,45 @@ export class ByteLru<V, K = string> {
     if (bytes > this.budget / 4) return;
     const old = this.#entries.get(key);
     if (old !== undefined) {
-      this.#entries.delete(key);
-      this.#bytes -= this.sizeOf(old);
+      this.#unlink(old);
+      this.#bytes -= old.bytes;
     }
-    this.#entries.set(key, value);
+    const entry: Entry<K, V> = { key, value, bytes, older: null, newer: null };
+    this.#entries.set(key, entry);
+    this.#append(entry);
     this.#bytes += bytes;
-    for (const [k, v] of this.#entries) {
-      if (this.#bytes <= this.budget) break;
-      this.#entries.delete(k);
-      this.#bytes -= this.sizeOf(v);
+    // Least recently used first; a link list, so that evicting never walks over deleted keys
+    // (a Map iterated from its start does, until it is rehashed).
+    while (this.#bytes > this.budget && this.#oldest) {
+      const gone = this.#oldest;
+      this.#unlink(gone);
+      this.#entries.delete(gone.key);
+      this.#bytes -= gone.bytes;
     }
   }
+  #append(entry: Entry<K, V>): void {
+    entry.older = this.#newest;
+    entry.newer = null;
+    if (this.#newest) this.#newest.newer = entry;
+    else this.#oldest = entry;
+    this.#newest = entry;
+  }
+  #unlink(entry: Entry<K, V>): void {
+    if (entry.older) entry.older.newer = entry.newer;
+    else this.#oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.#newest = entry.older;
+    entry.older = entry.newer = null;
+  }
+}
+
+/** A kept value with its size, linked to its neighbours in order of use. */
+interface Entry<K, V> {
+  key: K;
+  value: V;
+  bytes: number;
+  older: Entry<K, V> | null;
+  newer: Entry<K, V> | null;
 }
 
 /** Hits and misses of one cache. */
