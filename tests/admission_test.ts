@@ -29,7 +29,13 @@ const path = await searchFixtureDatabase(dir);
 
 /** Counts of what the pool told its observer. */
 function countingObserver() {
-  const counts = { shed_queue_full: 0, shed_wait_budget: 0, timedOut: 0, abandoned: 0 };
+  const counts = {
+    shed_queue_full: 0,
+    shed_wait_budget: 0,
+    shed_overdue: 0,
+    timedOut: 0,
+    abandoned: 0,
+  };
   const waits: number[] = [];
   const observer: PoolObserver = {
     waited: (ms) => waits.push(ms),
