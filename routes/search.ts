@@ -82,7 +82,8 @@ export function searchRoute(dataset: Dataset): Route {
         const respond = (body: string) =>
           jsonText(body, { headers: { [RELEASE_HEADER]: release } });
         if (pool) {
-          // Stops at the deadline (ctx.signal) or when the client goes away (request.signal).
+          // Stops at the deadline (ctx.signal) or when the client goes away (request.signal: it
+          // aborts only then, as deno.json opts into Deno's no-legacy-abort behaviour).
           const signal = AbortSignal.any([ctx.signal, request.signal]);
           const body = pool.answer(job, { signal, deadline: ctx.deadline });
           return typeof body === "string" ? respond(body) : body.then(respond);
