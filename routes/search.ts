@@ -17,7 +17,8 @@ export const SEARCH_UNAVAILABLE: ResponseSpec = {
   description: "Unavailable; retry after `Retry-After` seconds. The problem `type` says why: " +
     "`/problems/loading` (the dataset is being built or opened), `/problems/overloaded` (every " +
     "search worker is busy and `SEARCH_QUEUE` searches already wait, or the expected wait for a " +
-    "worker is over `SEARCH_MAX_WAIT_MS`: load is shed rather than queued without bound), " +
+    "worker is over `SEARCH_MAX_WAIT_MS`, or an admitted search could no longer start within it: " +
+    "load is shed rather than queued without bound), " +
     "`/problems/timeout` (the search ran or waited longer than " +
     "`REQUEST_TIMEOUT_MS` and was abandoned: narrow the query), `/problems/worker-failed` (the " +
     "worker running it failed and was replaced).",

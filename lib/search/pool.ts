@@ -6,8 +6,11 @@
  * shape, plus what the running ones have left, plus twice the deviation
  * of that sum, ÷ workers) is over the wait
  * budget, is refused at once (503 `overloaded` with `Retry-After`) instead
- * of piling up: admitted searches wait for a worker about the budget at
- * most. A search whose
+ * of piling up. An admitted search must start within the budget of its
+ * request's arrival: one the work ahead makes late (reckoned at mean service
+ * times), or still queued when its budget runs out, is refused then, unrun
+ * (`overdue`), so every search a worker runs waited the budget at most,
+ * whatever slowed the queue after it was admitted. A search whose
  * deadline passes while queued is dropped without running; one that passes
  * it while running has its worker terminated — the work really stops — and
  * a fresh worker takes the slot. A worker that crashes is replaced the same
