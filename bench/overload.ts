@@ -309,6 +309,7 @@ async function runOnce(o: RunOptions) {
       server_refused: refusedServer,
       shed_wait_budget: counter("search_shed_total", { reason: "wait_budget" }),
       shed_queue_full: counter("search_shed_total", { reason: "queue_full" }),
+      shed_overdue: counter("search_shed_total", { reason: "overdue" }),
       timeouts: counter("search_timeouts_total", { where: "queued" }) +
         counter("search_timeouts_total", { where: "running" }),
       checks,
@@ -332,6 +333,7 @@ function sideBySide(budget: Run, queueOnly: Run): string {
     ["service time, mean ms", budget.service.mean_ms, queueOnly.service.mean_ms],
     ["admitted (200)", budget.server_admitted.count, queueOnly.server_admitted.count],
     ["refused (503)", budget.server_refused.count, queueOnly.server_refused.count],
+    ["of which overdue (refused while queued)", budget.shed_overdue, queueOnly.shed_overdue],
     [
       "wait for a worker, p99 ms ≤",
       budget.queue_wait.p99_ms_at_most,

@@ -17,7 +17,8 @@ export const SEARCH_UNAVAILABLE: ResponseSpec = {
   description: "Unavailable; retry after `Retry-After` seconds. The problem `type` says why: " +
     "`/problems/loading` (the dataset is being built or opened), `/problems/overloaded` (every " +
     "search worker is busy and `SEARCH_QUEUE` searches already wait, or the expected wait for a " +
-    "worker is over `SEARCH_MAX_WAIT_MS`: load is shed rather than queued without bound), " +
+    "worker is over `SEARCH_MAX_WAIT_MS`, or an admitted search could no longer start within it: " +
+    "load is shed rather than queued without bound), " +
     "`/problems/timeout` (the search ran or waited longer than " +
     "`REQUEST_TIMEOUT_MS` and was abandoned: narrow the query), `/problems/worker-failed` (the " +
     "worker running it failed and was replaced).",
@@ -82,7 +83,8 @@ export function searchRoute(dataset: Dataset): Route {
         const respond = (body: string) =>
           jsonText(body, { headers: { [RELEASE_HEADER]: release } });
         if (pool) {
-          // Stops at the deadline (ctx.signal) or when the client goes away (request.signal).
+          // Stops at the deadline (ctx.signal) or when the client goes away (request.signal: it
+          // aborts only then, as deno.json opts into Deno's no-legacy-abort behaviour).
           const signal = AbortSignal.any([ctx.signal, request.signal]);
           const body = pool.answer(job, { signal, deadline: ctx.deadline });
           return typeof body === "string" ? respond(body) : body.then(respond);

@@ -29,7 +29,13 @@ const path = await searchFixtureDatabase(dir);
 
 /** Counts of what the pool told its observer. */
 function countingObserver() {
-  const counts = { shed_queue_full: 0, shed_wait_budget: 0, timedOut: 0, abandoned: 0 };
+  const counts = {
+    shed_queue_full: 0,
+    shed_wait_budget: 0,
+    shed_overdue: 0,
+    timedOut: 0,
+    abandoned: 0,
+  };
   const waits: number[] = [];
   const observer: PoolObserver = {
     waited: (ms) => waits.push(ms),
@@ -227,6 +233,86 @@ Deno.test("[admission] a client that goes away abandons its search, queued or ru
     assertEquals(counts.timedOut, 0);
     // The running search's worker was stopped and replaced.
     assertEquals(pool.stats.replaced, 1);
+  } finally {
+    await dataset.close();
+  }
+});
+
+/** Blocks the serving thread for `ms`, as a flood of connections or a long collection would. */
+function stall(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) Math.sqrt(ms);
+}
+
+/**
+ * A pool whose searches take 200 ms, with a budget of 700 ms: after three
+ * warm-up searches, one search runs and two queue (the third is over the
+ * budget and refused on arrival). Returns the three admitted requests and when
+ * they were sent.
+ */
+async function twoQueued(observer: PoolObserver) {
+  const { app, pool, dataset } = await poolApp({ workerDelayMs: 200, maxWaitMs: 700, observer });
+  for (const q of ["warm1", "warm2", "warm3"]) {
+    await (await app.request(`/v1/providers/search?q=${q}`)).body?.cancel();
+  }
+  const sent = performance.now();
+  const timed = (q: string) =>
+    app.request(`/v1/providers/search?q=${q}`).then((response) => ({
+      response,
+      ms: performance.now() - sent,
+    }));
+  const requests = ["smith", "jones", "lee", "garcia"].map(timed);
+  assertEquals(pool.stats.busy, 1);
+  assertEquals(pool.stats.queued, 2, "one runs, two wait, the fourth is over the budget");
+  return { requests, pool, dataset };
+}
+
+Deno.test("[admission] an admitted search that can no longer start within the budget is refused unrun", async () => {
+  const { counts, waits, observer } = countingObserver();
+  const { requests, pool, dataset } = await twoQueued(observer);
+  try {
+    // The serving thread stalls past the budget: the running search has long finished, but the
+    // queued ones have waited longer than 700 ms by the time it is collected.
+    stall(800);
+    const [running, first, second, fourth] = await Promise.all(requests);
+    assertEquals(running!.response.status, 200);
+    await running!.response.body?.cancel();
+    assertEquals(fourth!.response.status, 503);
+    await fourth!.response.body?.cancel();
+    for (const { response } of [first!, second!]) {
+      assertMatch(response.headers.get("retry-after") ?? "", /^[1-9]\d*$/);
+      const problem = await assertProblem(response, 503);
+      assertEquals(problem.type, "/problems/overloaded");
+      assertMatch(String(problem.detail), /waited \d+ ms and could not start within the 700 ms/);
+    }
+    assertEquals(counts.shed_overdue, 2);
+    assertEquals(counts.shed_wait_budget, 1);
+    // Every search a worker ran started within the budget of its arrival.
+    for (const wait of waits) assert(wait <= 700, `a search ran after waiting ${wait} ms`);
+    assertEquals(pool.stats.queued, 0);
+  } finally {
+    await dataset.close();
+  }
+});
+
+Deno.test("[admission] a queued search is refused as soon as the work ahead makes it late", async () => {
+  const { counts, waits, observer } = countingObserver();
+  const { requests, dataset } = await twoQueued(observer);
+  try {
+    // A stall of 560 ms: the first queued search still starts within 700 ms, but the second would
+    // start 200 ms later, past the budget, so it is refused then, without waiting for 700 ms.
+    stall(560);
+    const [running, first, second] = await Promise.all(requests.slice(0, 3));
+    for (const { response } of [running!, first!]) {
+      assertEquals(response.status, 200);
+      await response.body?.cancel();
+    }
+    const problem = await assertProblem(second!.response, 503);
+    assertEquals(problem.type, "/problems/overloaded");
+    assert(second!.ms < 700, `refused after ${second!.ms} ms, before its budget ran out`);
+    assertEquals(counts.shed_overdue, 1);
+    for (const wait of waits) assert(wait <= 700, `a search ran after waiting ${wait} ms`);
+    await (await requests[3]!).response.body?.cancel();
   } finally {
     await dataset.close();
   }

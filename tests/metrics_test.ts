@@ -253,6 +253,9 @@ Deno.test("[metrics] search workers report their cache counters and the queue", 
     assertEquals(value(samples, "search_queue_depth"), 0);
     assertEquals(value(samples, "search_workers", { state: "idle" }), 1);
     assertEquals(value(samples, "search_shed_total", { reason: "wait_budget" }), 0);
+    // Every reason is exposed from the start, at 0.
+    assertEquals(value(samples, "search_shed_total", { reason: "overdue" }), 0);
+    assertEquals(value(samples, "search_shed_total", { reason: "queue_full" }), 0);
   } finally {
     await dataset.close();
   }

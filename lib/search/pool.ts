@@ -6,8 +6,11 @@
  * shape, plus what the running ones have left, plus twice the deviation
  * of that sum, ÷ workers) is over the wait
  * budget, is refused at once (503 `overloaded` with `Retry-After`) instead
- * of piling up: admitted searches wait for a worker about the budget at
- * most. A search whose
+ * of piling up. An admitted search must start within the budget of its
+ * request's arrival: one the work ahead makes late (reckoned at mean service
+ * times), or still queued when its budget runs out, is refused then, unrun
+ * (`overdue`), so every search a worker runs waited the budget at most,
+ * whatever slowed the queue after it was admitted. A search whose
  * deadline passes while queued is dropped without running; one that passes
  * it while running has its worker terminated — the work really stops — and
  * a fresh worker takes the slot. A worker that crashes is replaced the same
@@ -97,12 +100,16 @@ export type FromWorker =
   /** The answer to search `id` is in the worker's mailbox. */
   | { type: "mailbox"; id: number };
 
-/** Why a search was refused. */
-export type ShedReason = "queue_full" | "wait_budget";
+/**
+ * Why a search was refused: the queue was full, its expected wait was over
+ * the budget on arrival, or it was admitted but could no longer start within
+ * the budget (`overdue`: refused while queued, without running).
+ */
+export type ShedReason = "queue_full" | "wait_budget" | "overdue";
 
 /** What the pool tells as it works, for metrics; every method optional. */
 export interface PoolObserver {
-  /** A worker took a search that had waited `ms` for it (0: a worker was free). */
+  /** A worker took a search that had waited `ms` for it since it arrived (about 0: a worker was free). */
   waited?(ms: number): void;
   /** A worker finished a search in `ms`. */
   served?(ms: number): void;
@@ -186,9 +193,16 @@ interface Task {
   records?: RecordsJob;
   deadline: number;
   signal: AbortSignal | undefined;
-  /** When it was queued and when a worker took it, on `clock()`. */
+  /** When its request arrived, when it was queued and when a worker took it, on `clock()`. */
+  arrivedAt: number;
   queuedAt: number;
   startedAt: number;
+  /**
+   * When it must have started (arrival + the wait budget), on `clock()`: a
+   * queued search that cannot is refused unrun. `Infinity`: no budget (none
+   * set, or a later search of a request already admitted).
+   */
+  startBy: number;
   /** Resolve with the page found, not a body (exports, roster matching and FHIR read records themselves). */
   wantsPage: boolean;
   /** What kind of work it is, for its service time estimate (`service_times.ts`). */
@@ -425,13 +439,18 @@ export class SearchPool {
     if (watch.signal?.aborted || clock() >= deadline) return Promise.reject(new DeadlineError());
     return new Promise<string | SearchPage | BodyChunk>((resolve, reject) => {
       const now = clock();
+      const maxWait = this.#options.maxWaitMs ?? 0;
+      // The request's arrival (the route's clock), so the serving thread's own delays count.
+      const arrivedAt = Math.min(now, job?.startedAt ?? now);
       const task: Task = {
         id: this.#nextId++,
         job,
         deadline,
         signal: watch.signal,
+        arrivedAt,
         queuedAt: now,
         startedAt: now,
+        startBy: maxWait > 0 && !admitted ? arrivedAt + maxWait : Infinity,
         wantsPage,
         records,
         shape: job ? searchShape(job.query) : `records:${records?.format}`,
@@ -446,6 +465,7 @@ export class SearchPool {
         return;
       }
       this.#dropExpired();
+      this.#refuseLate();
       if (this.#queue.length >= this.#options.queue) {
         this.#options.observer?.shed?.("queue_full");
         reject(
@@ -458,9 +478,9 @@ export class SearchPool {
         );
         return;
       }
-      const maxWait = this.#options.maxWaitMs ?? 0;
       task.estimatedWaitMs = this.#estimatedWait();
-      const wait = task.estimatedWaitMs * this.#calibration.factor;
+      // What it has waited already (the serving thread's delays) counts against the budget too.
+      const wait = now - arrivedAt + task.estimatedWaitMs * this.#calibration.factor;
       if (maxWait > 0 && wait > maxWait && !admitted) {
         this.#options.observer?.shed?.("wait_budget");
         // Come back when the work ahead has drained to within the budget.
@@ -627,7 +647,7 @@ export class SearchPool {
   #dispatch(slot: Slot, task: Task): void {
     slot.task = task;
     task.startedAt = clock();
-    this.#options.observer?.waited?.(task.startedAt - task.queuedAt);
+    this.#options.observer?.waited?.(task.startedAt - task.arrivedAt);
     this.#calibration.observe(task.estimatedWaitMs, task.startedAt - task.queuedAt);
     if (task.signal && !task.onAbort) {
       task.onAbort = () => this.#abandon(task);
@@ -737,16 +757,78 @@ export class SearchPool {
     for (const slot of this.#slots) {
       if (!slot.ready || slot.task) continue;
       let task = this.#queue.shift();
-      while (task && (task.deadline <= clock() || task.signal?.aborted)) {
-        this.#ended(task, "queued");
-        if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
-        task.reject(new DeadlineError());
+      while (task && (task.deadline <= clock() || task.signal?.aborted || clock() > task.startBy)) {
+        if (clock() > task.startBy && !task.signal?.aborted && task.deadline > clock()) {
+          this.#refuseOverdue(task, clock());
+        } else {
+          this.#ended(task, "queued");
+          if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
+          task.reject(new DeadlineError());
+        }
         task = this.#queue.shift();
       }
       if (!task) break;
       this.#dispatch(slot, task);
     }
+    this.#refuseLate();
     this.#checkDrained();
+  }
+
+  /**
+   * Refuses the queued searches that can no longer start within the wait
+   * budget: those whose start is expected after their `startBy`, the work
+   * ahead of each reckoned at the mean service times of its shapes (no
+   * deviation, no calibration: only searches that would be late on
+   * average), what the running ones have left included. A slow spell or a
+   * stall of the serving thread after they were admitted is then answered
+   * with a `503` as soon as it shows, not with a wait past the budget.
+   */
+  #refuseLate(): void {
+    if (this.#queue.length === 0 || !(this.#options.maxWaitMs! > 0)) return;
+    const now = clock();
+    let ready = 0, work = 0;
+    for (const slot of this.#slots) {
+      if (!slot.ready) continue;
+      ready++;
+      if (!slot.task) continue;
+      const { ms } = this.#times.estimate(slot.task.shape, this.#options.maxWaitMs! / 4);
+      work += Math.max(0, ms - (now - slot.task.startedAt));
+    }
+    if (ready === 0) return;
+    for (let i = 0; i < this.#queue.length; i++) {
+      const task = this.#queue[i]!;
+      const startsAt = now + work / ready;
+      if (startsAt > task.startBy) {
+        this.#queue.splice(i--, 1);
+        this.#refuseOverdue(task, startsAt);
+        continue;
+      }
+      work += this.#times.estimate(task.shape, this.#options.maxWaitMs! / 4).ms;
+    }
+  }
+
+  /**
+   * Refuses a queued search (unrun) that would start at `startsAt`, after
+   * its `startBy`: a `503` `overloaded` with `Retry-After`. The wait it
+   * would have had is told to the calibration, so that the searches
+   * admitted next are reckoned longer.
+   */
+  #refuseOverdue(task: Task, startsAt: number): void {
+    const now = clock();
+    this.#calibration.observe(task.estimatedWaitMs, startsAt - task.queuedAt);
+    this.#options.observer?.shed?.("overdue");
+    if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
+    const budget = this.#options.maxWaitMs ?? 0;
+    const retry = Math.max(RETRY_AFTER_SECONDS, Math.ceil((startsAt - task.startBy) / 1000));
+    task.reject(
+      new UnavailableError(
+        `The server is busy: this search waited ${Math.round(now - task.arrivedAt)} ms and ` +
+          `could not start within the ${budget} ms budget (the searches ahead took longer than ` +
+          `expected); retry after ${retry} s, with backoff`,
+        retry,
+        "overloaded",
+      ),
+    );
   }
 
   #checkDrained(): void {

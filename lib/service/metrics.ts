@@ -94,7 +94,7 @@ export class Metrics {
     });
     this.#queueWait = new client.Histogram({
       name: "search_queue_wait_seconds",
-      help: "Time a search waited for a search worker",
+      help: "Time a search waited for a search worker, from its request's arrival",
       buckets: [...LATENCY_BUCKETS],
       registers,
     });
@@ -106,8 +106,9 @@ export class Metrics {
     });
     this.#shed = new client.Counter({
       name: "search_shed_total",
-      help: "Searches refused at once with 503: queue_full (SEARCH_QUEUE) or wait_budget " +
-        "(expected wait over SEARCH_MAX_WAIT_MS)",
+      help: "Searches refused with 503: queue_full (SEARCH_QUEUE) or wait_budget " +
+        "(expected wait over SEARCH_MAX_WAIT_MS), at once; overdue (admitted, but could no " +
+        "longer start within SEARCH_MAX_WAIT_MS), while queued, unrun",
       labelNames: ["reason"],
       registers,
     });
@@ -123,7 +124,7 @@ export class Metrics {
       labelNames: ["where"],
       registers,
     });
-    for (const reason of ["queue_full", "wait_budget"]) this.#shed.inc({ reason }, 0);
+    for (const reason of ["queue_full", "wait_budget", "overdue"]) this.#shed.inc({ reason }, 0);
     for (const where of ["queued", "running"]) {
       this.#timeouts.inc({ where }, 0);
       this.#abandoned.inc({ where }, 0);
