@@ -530,12 +530,14 @@ function exactNameIds(words: readonly string[], index: SearchIndex): Uint32Array
   const whole = words.join("");
   alternatives.push(index.list(FIELD.lastKey, whole), index.list(FIELD.orgKey, whole));
   if (words.length >= 2) {
+    // The joined rest (`be` of `jennifer be`) is rarely a name: its list first, and the first
+    // word's, often long (every Jennifer), only when the rest is one.
+    const both = (rare: Uint32Array, other: () => Uint32Array) =>
+      rare.length === 0 ? EMPTY : intersectAll([rare, other()]);
     const rest = words.slice(1).join("");
     alternatives.push(
-      intersectAll([index.list(FIELD.firstKey, words[0]!), index.list(FIELD.lastKey, rest)]),
-    );
-    alternatives.push(
-      intersectAll([index.list(FIELD.lastKey, words[0]!), index.list(FIELD.firstKey, rest)]),
+      both(index.list(FIELD.lastKey, rest), () => index.list(FIELD.firstKey, words[0]!)),
+      both(index.list(FIELD.firstKey, rest), () => index.list(FIELD.lastKey, words[0]!)),
     );
   }
   return unionAll(alternatives, index.size + 1);

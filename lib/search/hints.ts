@@ -77,6 +77,7 @@ export function hintParts(
   index: SearchIndex,
   npiIds: NpiIds,
   required = false,
+  stateList = true,
 ): LeveledPart[] {
   const { word, kinds } = hint;
   const parts: LeveledPart[] = [];
@@ -96,7 +97,7 @@ export function hintParts(
       parts.push({ list: index.list(FIELD.credential, c), level: credential });
     }
   }
-  const state = kinds & HINT.state ? stateOf(word) : null;
+  const state = stateList && kinds & HINT.state ? stateOf(word) : null;
   if (state) parts.push({ list: index.list(FIELD.state, state), level: place });
   if (kinds & HINT.zip) parts.push({ list: index.list(FIELD.zip5, word), level: place });
   if (kinds & HINT.npi) parts.push({ list: npiIds(word), level: required ? 0 : place });
@@ -140,8 +141,16 @@ export function applyHints(
   const subs = new Uint8Array(hints.length ? n : 0);
   const flags = index.flags;
   for (const hint of hints) {
-    const parts = hintParts(hint, index, npiIds);
+    // A state is read from the state column (a byte a provider), not from its long list.
+    const parts = hintParts(hint, index, npiIds, false, false);
     const best = bestLevels(ids, parts, index.size + 1);
+    const state = hint.kinds & HINT.state ? index.states.indexOf(stateOf(hint.word) ?? "") : -1;
+    if (state > 0) {
+      const column = index.state;
+      for (let i = 0; i < n; i++) {
+        if (best[i] === NO_LEVEL && column[ids[i]!] === state) best[i] = PLACE_LEVEL;
+      }
+    }
     const tells = neutralMask(hint);
     // A title is weak evidence (people call many clinicians Dr.): not fitting, it only ranks lower.
     const weak = hint.kinds === HINT.title;
