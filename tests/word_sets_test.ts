@@ -16,6 +16,8 @@ import {
   buildWordSet,
   intersectWord,
   intersectWordSet,
+  keepMembers,
+  memberBits,
   probeIsCheaper,
   probeWord,
   WordSetCache,
@@ -272,4 +274,25 @@ Deno.test("[word sets] a shared cache hands its sets over in shared memory, once
   plainCache.set("sparse", sparse);
   assert(plainCache.get("sparse") === sparse);
   assertEquals(plainCache.takeFresh(), []);
+});
+
+Deno.test("[word sets] member bits keep exactly the candidates some part holds", () => {
+  const rng = new Rng(13);
+  for (let round = 0; round < 10; round++) {
+    const universe = 1000 + rng.int(200_000);
+    const parts = randomParts(rng, 1 + rng.int(12), universe, rng.chance(0.5) ? 300 : 40_000);
+    const candidates = unionLeveled([
+      { list: randomList(rng, 50 + rng.int(20_000), universe), level: rng.int(15) },
+    ]);
+    const bits = memberBits(parts, universe);
+    const held = new Set(parts.flatMap((p) => [...p.list]));
+    const kept = keepMembers(candidates, bits);
+    const want = plain(candidates).filter(([id]) => held.has(id));
+    assertEquals(plain(kept), want);
+    // Looked up after the bits, the word's levels are those of the whole union.
+    assertEquals(
+      plain(probeWord(kept, parts, universe)),
+      plain(intersectLeveled(candidates, unionLeveled(parts))),
+    );
+  }
 });

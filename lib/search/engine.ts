@@ -46,6 +46,9 @@ import {
   DENSE_FRACTION,
   intersectWord,
   intersectWordSet,
+  keepMembers,
+  memberBits,
+  type MemberBitsCache,
   RECURRING_WORD_MIN_IDS,
   WORD_SET_MIN_IDS,
   type WordSet,
@@ -130,6 +133,8 @@ export interface EngineContext {
   wordSets?: WordSetCache;
   /** Long filter unions (a specialty's codes, states), kept between searches. */
   filterLists?: FilterCache;
+  /** Member bits of recurring words too common to keep whole (see `matchWords`). */
+  memberBits?: MemberBitsCache;
   /** Aborted when the request is abandoned. */
   signal?: AbortSignal;
   /** When to give up, on `clock()` of `lib/deadline.ts`: checked in the long loops. */
@@ -494,10 +499,29 @@ function matchWords(
     else if (word.size * DENSE_FRACTION < universe && ctx.wordSets?.recurring(word.key)) {
       set = intersectWordSet(set, wordUnion(word, ctx, true));
     } else {
+      // Many candidates and a word too common to keep whole (`be` of `jennifer be`): its member
+      // bits, kept when it recurs, leave the candidates it holds; only those are looked up.
+      const bits = set.ids.length >= MEMBER_BITS_MIN_CANDIDATES ? memberBitsOf(word, ctx) : null;
+      if (bits) set = keepMembers(set, bits);
       set = intersectWord(set, word.parts, universe, () => wordUnion(word, ctx), word.codes);
     }
   }
   return flagsLater ? keepFlagged(set, ctx.index.flags, test.mask, test.value) : set;
+}
+
+/** A word's member bits are used from this many candidates (see `matchWords`). */
+const MEMBER_BITS_MIN_CANDIDATES = 16_384;
+
+/** A common word's member bits: kept, or made and kept when the word recurs; else null. */
+function memberBitsOf(word: PlannedWord, ctx: EngineContext): Uint32Array | null {
+  const cache = ctx.memberBits;
+  if (!cache) return null;
+  const kept = cache.get(word.key);
+  if (kept || !ctx.wordSets?.recurring(word.key)) return kept ?? null;
+  const parts = word.codes ? [...word.parts, ...word.codes.parts()] : word.parts;
+  const bits = memberBits(parts, ctx.index.size + 1);
+  cache.set(word.key, bits);
+  return bits;
 }
 
 type Box = ReturnType<typeof boundingBoxes>[number];

@@ -14,7 +14,7 @@ import {
 import type { Watch } from "../deadline.ts";
 import { type EngineContext, ResultCache, search, type SearchPage } from "./engine.ts";
 import type { SearchQuery } from "./query.ts";
-import { type SharedWordSet, WordSetCache } from "./word_sets.ts";
+import { MemberBitsCache, type SharedWordSet, WordSetCache } from "./word_sets.ts";
 import { FilterCache } from "./filter_lists.ts";
 import { TypoFinder } from "./text_query.ts";
 import { specialtyVocabulary } from "./specialty_words.ts";
@@ -43,6 +43,8 @@ export interface SearcherOptions {
   resultCacheBytes?: number;
   /** Bytes of common words' unions. Default 256 MB. */
   wordSetCacheBytes?: number;
+  /** Bytes of recurring common words' member bits (1.2 MB each at 9.7 million). Default 64 MB. */
+  memberBitsCacheBytes?: number;
   /** Keep word unions in shared memory, for {@linkcode SearchableSqliteStore.takeWordSets}. */
   shareWordSets?: boolean;
   /** Bytes of long filter unions (a specialty's codes, states). Default 48 MB. */
@@ -81,6 +83,7 @@ export function withSearch(
         share: options.shareWordSets,
       }),
       filterLists: new FilterCache(options.filterCacheBytes ?? 48 * 1024 * 1024),
+      memberBits: new MemberBitsCache(options.memberBitsCacheBytes ?? 64 * 1024 * 1024),
     };
   };
   if (!options.lazy) load();

@@ -145,14 +145,23 @@ interface ProbePart {
 /** Bitmaps of long posting lists, made when first probed, kept while the list is. */
 const bitmaps = new WeakMap<Uint32Array, Uint32Array>();
 
-/** A list this many times longer than the candidates, or more, is probed through a bitmap. */
-const BITMAP_RATIO = 4;
+/**
+ * A list this many times longer than the candidates, or more, is probed through a bitmap (made
+ * then: a step an id, more than galloping over it costs this once; a bitmap made already is
+ * always used).
+ */
+const BITMAP_RATIO = 64;
 /** ...and only when it holds this share of the universe (the bitmap costs `universe / 8` bytes). */
 const BITMAP_DENSITY = 64;
 
 /** Whether a part of `len` ids is probed for `candidates` through a bitmap. */
 function bitmapWorthy(len: number, candidates: number, universe: number): boolean {
   return len >= candidates * BITMAP_RATIO && len * BITMAP_DENSITY >= universe;
+}
+
+/** Whether `list` is probed through its bitmap: it has one already, or is worth one. */
+function byBitmap(list: Uint32Array, candidates: number, universe: number): boolean {
+  return bitmaps.has(list) || bitmapWorthy(list.length, candidates, universe);
 }
 
 function bitmapOf(list: Uint32Array, universe: number): Uint32Array {
@@ -203,9 +212,7 @@ function probeParts(
     const small: Uint32Array[] = [];
     for (const { list } of byLevel.get(level)!) {
       if (list.length < candidates) small.push(list);
-      else if (
-        list.length >= candidates * BITMAP_RATIO && list.length * BITMAP_DENSITY >= universe
-      ) {
+      else if (byBitmap(list, candidates, universe)) {
         out.push({ list, bits: bitmapOf(list, universe), level });
       } else out.push({ list, bits: null, level });
     }
@@ -311,7 +318,7 @@ export function probeIsCheaper(
     if (len < c) {
       probe += 3 * len;
       levels.add(level);
-    } else if (bitmapWorthy(len, c, universe)) {
+    } else if (byBitmap(list, c, universe)) {
       probe += c + (bitmaps.has(list) ? 0 : len);
     } else probe += c + 2 * Math.min(len, c * (1 + Math.log2(1 + len / c)));
   }
@@ -404,6 +411,45 @@ function inSharedMemory(word: WordSet): WordSet {
   ids.set(word.set.ids);
   levels.set(word.set.levels);
   return { ...word, set: { ids, levels } };
+}
+
+/**
+ * Which ids a word matches, one bit an id (`universe / 8` bytes), without
+ * their levels: the union of its parts, made for a word too common to keep
+ * whole (a two-letter prefix: millions of ids) that recurs.
+ */
+export function memberBits(parts: readonly LeveledPart[], universe: number): Uint32Array {
+  const bits = new Uint32Array((universe >>> 5) + 1);
+  for (const { list } of parts) {
+    for (let i = 0; i < list.length; i++) {
+      const id = list[i]!;
+      bits[id >>> 5]! |= 1 << (id & 31);
+    }
+  }
+  return bits;
+}
+
+/** The candidates whose bit is set (new arrays; the candidates are sorted, so reads go forward). */
+export function keepMembers(candidates: Leveled, bits: Uint32Array): Leveled {
+  const { ids: inIds, levels: inLevels } = candidates;
+  const ids = new Uint32Array(inIds.length);
+  const levels = new Uint8Array(inIds.length);
+  let n = 0;
+  for (let i = 0; i < inIds.length; i++) {
+    const id = inIds[i]!;
+    if ((bits[id >>> 5]! & (1 << (id & 31))) !== 0) {
+      ids[n] = id;
+      levels[n++] = inLevels[i]!;
+    }
+  }
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
+}
+
+/** A byte-bounded cache of recurring common words' {@linkcode memberBits}. */
+export class MemberBitsCache extends ByteLru<Uint32Array> {
+  constructor(budget: number) {
+    super(budget, (bits) => bits.byteLength);
+  }
 }
 
 /** Words a {@linkcode WordSetCache} counts sightings of (then it starts over). */
