@@ -16,7 +16,7 @@ import { ensureWrk, type LoadResult, runLoad } from "./load.ts";
 import { exists, memoryOf, memorySplit, watchPeak } from "./proc.ts";
 import { harvestProviders } from "./cold.ts";
 import { COLD_SIZES, coldPlan, runCold } from "./cold_mix.ts";
-import { coldMarkdown, type ColdRun } from "./cold_report.ts";
+import { coldMarkdown, type ColdRun, IDLE_SECONDS } from "./cold_report.ts";
 import {
   freePort,
   importCommand,
@@ -277,12 +277,17 @@ async function coldRun(
     const results = await runCold(server.base, plan, { maxSeconds: seconds, log, only });
     const memory = await memorySplit(server.child.pid);
     log(`cold server memory after the cold run: ${JSON.stringify(memory)}`);
+    // What the process keeps once its collectors have run: transient arrays are garbage until then.
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    const memoryIdle = await memorySplit(server.child.pid);
+    log(`cold server memory ${IDLE_SECONDS} s later, idle: ${JSON.stringify(memoryIdle)}`);
     return {
       records,
       harvest: { pages: harvest.pages, providers: harvest.providers.length },
       startup_ms: Math.round(server.readyMs),
       results,
       memory,
+      memory_idle: memoryIdle,
     };
   } finally {
     await stop(server.child);
