@@ -80,3 +80,14 @@ Deno.test("[sorted] subtract: short and long lists, galloping or stepping", () =
   assertEquals([...subtract(new Uint32Array(0), Uint32Array.of(1))], []);
   assertEquals([...subtract(Uint32Array.of(1, 3, 5), Uint32Array.of(3, 4))], [1, 5]);
 });
+
+Deno.test("[sorted] unionAll of thousands of short lists over a large universe (sorted, not merged)", () => {
+  // As the organization names starting `family`: 21,473 terms of two ids each, among 9.7 million.
+  const lists = Array.from(
+    { length: 5000 },
+    (_, k) => sortUnique(ids(1 + (k % 3), 9_700_000, k + 7)),
+  );
+  const want = expected(lists.flatMap((l) => [...l]));
+  assertEquals([...unionAll(lists, 9_700_001)], want);
+  assertEquals([...unionAll(lists)], want);
+});

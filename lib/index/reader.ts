@@ -8,6 +8,7 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { FIELD, FLAG, PREFIX_LENGTHS } from "./fields.ts";
 import { EMPTY, unionAll } from "./sorted.ts";
 import { ByteLru } from "../lru.ts";
+import { arrayRows } from "../sqlite_rows.ts";
 
 function view<T extends Uint32Array | Float32Array | Uint16Array | Uint8Array>(
   bytes: Uint8Array,
@@ -139,9 +140,9 @@ export class SearchIndex {
     this.#codeRows = db.prepare(
       "SELECT field, term, length(ids) AS bytes FROM posting WHERE field IN (?, ?)",
     );
-    this.#range = db.prepare(
+    this.#range = arrayRows(db.prepare(
       "SELECT ids FROM posting WHERE field = ? AND term >= ? AND term < ? AND substr(term, -1) <> '*'",
-    );
+    ));
     this.#cache = new ByteLru<Uint32Array>(cacheBytes, (list) => list.byteLength);
   }
 
@@ -336,8 +337,8 @@ export class SearchIndex {
     const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
     // Terms are `[a-z0-9]` and the like: any longer one sorts after `prefix` + U+0000.
     const from = itself ? prefix : `${prefix}\u0000`;
-    const lists = (this.#range.all(field, from, end) as { ids: Uint8Array }[]).map((r) =>
-      view(r.ids, Uint32Array, 4)
+    const lists = (this.#range.all(field, from, end) as unknown as [Uint8Array][]).map(([ids]) =>
+      view(ids, Uint32Array, 4)
     );
     return this.#remember(key, unionAll(lists, this.size + 1));
   }

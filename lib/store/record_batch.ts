@@ -11,6 +11,7 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { SIDE } from "./sides.ts";
 import type { StoredRecord } from "./record_text.ts";
+import { arrayRows } from "../sqlite_rows.ts";
 
 /** Ids a statement reads at once; shorter batches are padded with an id no provider has. */
 export const RECORD_BATCH = 250;
@@ -53,12 +54,6 @@ function bySize(make: (marks: string) => StatementSync): (count: number) => Stat
 }
 
 const NONE: readonly string[] = [];
-
-/** A statement answering rows as arrays (node:sqlite has it; its type declarations not yet). */
-function arrayRows(statement: StatementSync): StatementSync {
-  (statement as StatementSync & { setReturnArrays(on: boolean): void }).setReturnArrays(true);
-  return statement;
-}
 
 /**
  * Reads stored records by provider id over `db`.
