@@ -7,6 +7,7 @@ import { assert, assertEquals, assertThrows } from "@std/assert";
 import {
   intersectLeveled,
   keepFlagged,
+  keepInBits,
   type Leveled,
   type LeveledPart,
   unionLeveled,
@@ -16,7 +17,6 @@ import {
   buildWordSet,
   intersectWord,
   intersectWordSet,
-  keepMembers,
   memberBits,
   probeIsCheaper,
   probeWord,
@@ -286,7 +286,7 @@ Deno.test("[word sets] member bits keep exactly the candidates some part holds",
     ]);
     const bits = memberBits(parts, universe);
     const held = new Set(parts.flatMap((p) => [...p.list]));
-    const kept = keepMembers(candidates, bits);
+    const kept = keepInBits(candidates, bits);
     const want = plain(candidates).filter(([id]) => held.has(id));
     assertEquals(plain(kept), want);
     // Looked up after the bits, the word's levels are those of the whole union.

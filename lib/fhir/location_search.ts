@@ -174,6 +174,13 @@ export function secondaryRows(
   return { total, rows: page.map((f) => f.row), keys: page.map((f) => f.key) };
 }
 
+/** The first row (in owner, then position order) after the cursor key `[owner id, position]`. */
+function firstRowAfter(ids: Uint32Array, positions: ArrayLike<number>, after: LocationKey): number {
+  let k = firstRowOf(ids, after[0]!);
+  while (k < ids.length && ids[k] === after[0] && positions[k]! <= after[1]!) k++;
+  return k;
+}
+
 const rowCounts = new WeakMap<LocationSource, Map<number, number>>();
 
 /**
@@ -197,11 +204,7 @@ function everyRow(
     for (let k = 0; k < ids.length; k++) if ((flags[ids[k]!]! & mask) === value) total++;
     counts.set(mask * 256 + value, total);
   }
-  let k = 0;
-  if (after) {
-    k = firstRowOf(ids, after[0]!);
-    while (k < ids.length && ids[k] === after[0] && positions[k]! <= after[1]!) k++;
-  }
+  let k = after ? firstRowAfter(ids, positions, after) : 0;
   const rows: number[] = [], keys: LocationKey[] = [];
   for (; k < ids.length && rows.length < limit; k++) {
     if ((flags[ids[k]!]! & mask) !== value) continue;
@@ -406,11 +409,7 @@ function walkUpdated(
   const { ids, positions } = source.columns;
   const flags = source.index.flags, days = source.index.updated;
   const dayOk = dayTable(filter.updated)!;
-  let k = 0;
-  if (after) {
-    k = firstRowOf(ids, after[0]!);
-    while (k < ids.length && ids[k] === after[0] && positions[k]! <= after[1]!) k++;
-  }
+  let k = after ? firstRowAfter(ids, positions, after) : 0;
   const rows: number[] = [], keys: LocationKey[] = [];
   for (; k < ids.length && rows.length < limit; k++) {
     const id = ids[k]!;

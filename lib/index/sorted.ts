@@ -397,6 +397,32 @@ export function unionLeveledBelow(parts: readonly LeveledPart[], universe: numbe
 }
 
 /**
+ * The ids of a leveled list (with their levels) whose bit is set in `bits`
+ * (bit `id & 31` of word `id >>> 5`), as new arrays; the ids are sorted, so
+ * the reads go forward.
+ *
+ * @example
+ * ```ts
+ * keepInBits({ ids: Uint32Array.of(1, 2), levels: Uint8Array.of(0, 3) }, Uint32Array.of(0b100));
+ * // { ids: [2], levels: [3] }
+ * ```
+ */
+export function keepInBits(set: Leveled, bits: Uint32Array): Leveled {
+  const { ids: inIds, levels: inLevels } = set;
+  const ids = new Uint32Array(inIds.length);
+  const levels = new Uint8Array(inIds.length);
+  let n = 0;
+  for (let i = 0; i < inIds.length; i++) {
+    const id = inIds[i]!;
+    if ((bits[id >>> 5]! & (1 << (id & 31))) !== 0) {
+      ids[n] = id;
+      levels[n++] = inLevels[i]!;
+    }
+  }
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
+}
+
+/**
  * The ids of a leveled list (with their levels) whose byte in `flags`
  * passes `(flags[id] & mask) === value`, as new arrays: the input, which
  * may be cached, is not touched.

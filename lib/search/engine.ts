@@ -46,7 +46,6 @@ import {
   DENSE_FRACTION,
   intersectWord,
   intersectWordSet,
-  keepMembers,
   memberBits,
   type MemberBitsCache,
   RECURRING_WORD_MIN_IDS,
@@ -76,6 +75,7 @@ import {
   intersect,
   intersectAll,
   keepFlagged,
+  keepInBits,
   type Leveled,
   type LeveledPart,
   seek,
@@ -502,7 +502,7 @@ function matchWords(
       // Many candidates and a word too common to keep whole (`be` of `jennifer be`): its member
       // bits, kept when it recurs, leave the candidates it holds; only those are looked up.
       const bits = set.ids.length >= MEMBER_BITS_MIN_CANDIDATES ? memberBitsOf(word, ctx) : null;
-      if (bits) set = keepMembers(set, bits);
+      if (bits) set = keepInBits(set, bits);
       set = intersectWord(set, word.parts, universe, () => wordUnion(word, ctx), word.codes);
     }
   }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { filterLeveled, intersect, type Leveled } from "../index/sorted.ts";
+import { filterLeveled, intersect, keepInBits, type Leveled } from "../index/sorted.ts";
 import { ByteLru } from "../lru.ts";
 
 /** A filter's sorted ids, and a bitmap of them (bit `id`) when the list is long. */
@@ -84,19 +84,6 @@ export function intersectFilters(filters: readonly FilterList[]): Uint32Array {
 /** The entries of a leveled list whose id is in the filter. */
 export function filterLeveledBy(set: Leveled, filter: FilterList): Leveled {
   const bits = filter.bits;
-  const { ids, levels } = set;
-  if (bits && ids.length <= filter.ids.length) {
-    const outIds = new Uint32Array(ids.length);
-    const outLevels = new Uint8Array(ids.length);
-    let n = 0;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      if ((bits[id >>> 5]! & (1 << (id & 31))) !== 0) {
-        outIds[n] = id;
-        outLevels[n++] = levels[i]!;
-      }
-    }
-    return { ids: outIds.subarray(0, n), levels: outLevels.subarray(0, n) };
-  }
+  if (bits && set.ids.length <= filter.ids.length) return keepInBits(set, bits);
   return filterLeveled(set, filter.ids);
 }

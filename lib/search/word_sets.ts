@@ -429,22 +429,6 @@ export function memberBits(parts: readonly LeveledPart[], universe: number): Uin
   return bits;
 }
 
-/** The candidates whose bit is set (new arrays; the candidates are sorted, so reads go forward). */
-export function keepMembers(candidates: Leveled, bits: Uint32Array): Leveled {
-  const { ids: inIds, levels: inLevels } = candidates;
-  const ids = new Uint32Array(inIds.length);
-  const levels = new Uint8Array(inIds.length);
-  let n = 0;
-  for (let i = 0; i < inIds.length; i++) {
-    const id = inIds[i]!;
-    if ((bits[id >>> 5]! & (1 << (id & 31))) !== 0) {
-      ids[n] = id;
-      levels[n++] = inLevels[i]!;
-    }
-  }
-  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
-}
-
 /** A byte-bounded cache of recurring common words' {@linkcode memberBits}. */
 export class MemberBitsCache extends ByteLru<Uint32Array> {
   constructor(budget: number) {
