@@ -40,6 +40,37 @@ export interface NearestPage {
   distances: number[];
 }
 
+/**
+ * The flat bounds are used for circles of at most this radius (km): the curvature they ignore is
+ * then under 0.02% of a distance, far inside {@linkcode FLAT_MARGIN}.
+ */
+const FLAT_MAX_KM = 200;
+/** The relative margin of the flat bounds on squared distances. */
+const FLAT_MARGIN = 0.01;
+
+/**
+ * Bounds on the squared great-circle distance from the point, in the
+ * unit's squares, from degrees of latitude and longitude: the flat
+ * (equirectangular) distance with the two latitudes' cosine product taken
+ * at its least (`low2`) and most (`high2`) over the box's latitudes, which
+ * hold the point and the candidate; `null` for circles too large or too
+ * near a pole for the bounds to hold.
+ */
+function flatBounds(
+  near: NearMatch,
+  box: { minLat: number; maxLat: number },
+): { k2: number; low2: number; high2: number } | null {
+  const km = near.unit === "km" ? near.radius : near.radius * 1.609344;
+  if (km > FLAT_MAX_KM || Math.max(Math.abs(box.minLat), Math.abs(box.maxLat)) > 80) return null;
+  const cos = (deg: number) => Math.cos((deg * Math.PI) / 180);
+  const polar = Math.max(Math.abs(box.minLat), Math.abs(box.maxLat));
+  const equatorial = box.minLat <= 0 && box.maxLat >= 0
+    ? 0
+    : Math.min(Math.abs(box.minLat), Math.abs(box.maxLat));
+  const k = distance(0, 0, 1, 0, near.unit); // one degree of a great circle, in the unit
+  return { k2: k * k, low2: cos(polar) ** 2, high2: cos(equatorial) ** 2 };
+}
+
 /** Long loops check their watch once every this many candidates. */
 const CHECK_EVERY = 0xffff;
 
@@ -125,6 +156,8 @@ export function nearestPage(
   const box = boxes.length === 1 ? boxes[0]! : null;
   const heap = new BoundedHeap(request.skip + request.limit);
   const afterD = after ? after[0]! : -1, afterId = after ? after[1] ?? 0 : 0;
+  const flat = box ? flatBounds(near, box) : null;
+  const r2 = near.radius * near.radius;
   let total = 0;
   for (let i = 0; i < candidates.length; i++) {
     if ((i & CHECK_EVERY) === 0) checkWatch(watch);
@@ -137,6 +170,18 @@ export function nearestPage(
     } else if (
       !boxes.some((b) => lat >= b.minLat && lat <= b.maxLat && lon >= b.minLon && lon <= b.maxLon)
     ) continue;
+    if (flat) {
+      // Most candidates are settled by the flat bounds, without the great-circle formula: surely
+      // outside, or surely inside and too far for the page.
+      const dy = lat - near.lat, dx = lon - near.lon;
+      const low = flat.k2 * (dy * dy + flat.low2 * dx * dx) * (1 - FLAT_MARGIN);
+      if (low > r2) continue;
+      const high = flat.k2 * (dy * dy + flat.high2 * dx * dx) * (1 + FLAT_MARGIN);
+      if (high < r2 && !after && heap.size === heap.capacity && low > heap.d[0]! * heap.d[0]!) {
+        total++;
+        continue;
+      }
+    }
     const d = distance(near.lat, near.lon, lat, lon, near.unit);
     if (d > near.radius) continue;
     total++;
