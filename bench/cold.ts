@@ -97,7 +97,9 @@ export async function harvestProviders(
   const worker = async () => {
     while (pages < options.pages && next < zips.length) {
       const zip = zips[next++]!;
-      const response = await fetch(`${base}/v1/providers/search?postal_code=${zip}&limit=100`);
+      const response = await politeFetch(
+        `${base}/v1/providers/search?postal_code=${zip}&limit=100`,
+      );
       if (!response.ok) {
         throw new Error(`Harvesting ZIP ${zip} answered ${response.status}`);
       }
@@ -109,6 +111,21 @@ export async function harvestProviders(
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
   return { pages, providers };
+}
+
+/**
+ * A GET that does what a `503` asks: waits its `Retry-After` (a server just started sheds the
+ * searches that cannot start within its wait budget while it reads its index) and asks again, a
+ * few times.
+ */
+async function politeFetch(url: string, tries = 5): Promise<Response> {
+  for (let attempt = 1;; attempt++) {
+    const response = await fetch(url);
+    if (response.status !== 503 || attempt >= tries) return response;
+    await response.body?.cancel();
+    const seconds = Number(response.headers.get("retry-after") ?? "1");
+    await new Promise((resolve) => setTimeout(resolve, Math.min(10, seconds || 1) * 1000));
+  }
 }
 
 function harvested(r: ResultRecord): HarvestedProvider {
