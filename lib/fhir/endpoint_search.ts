@@ -28,6 +28,7 @@ import { type DaySet, dayTable } from "./date_search.ts";
 import { nameKey } from "../text/fold.ts";
 import type { AddressMatch, NameMatch } from "../search/query.ts";
 import { intersectAll, unionAll } from "../index/sorted.ts";
+import { addressIds } from "../search/engine.ts";
 import { connectionType, type Resource } from "./resources.ts";
 
 /** A token of `connection-type`: an optional system and a code. */
@@ -94,15 +95,7 @@ export function ownerBits(
   if (chains.parentKeys) {
     lists.push(unionAll(chains.parentKeys.map((k) => index.list(FIELD.parentKey, k)), universe));
   }
-  if (chains.addresses) {
-    const parts: Uint32Array[] = [];
-    for (const a of chains.addresses) {
-      if (a.city) parts.push(index.prefix(FIELD.city, a.city));
-      if (a.state) parts.push(index.list(FIELD.state, a.state));
-      if (a.zip) parts.push(index.prefix(FIELD.zip5, a.zip));
-    }
-    lists.push(unionAll(parts, universe));
-  }
+  if (chains.addresses) lists.push(addressIds(index, chains.addresses));
   const bits = new Uint32Array((universe >>> 5) + 1);
   if (lists.length === 0) return bits.fill(0xffffffff);
   for (const id of intersectAll(lists)) bits[id >>> 5]! |= 1 << (id & 31);

@@ -18,7 +18,14 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { CursorPosition, ExtraFilter, FacetName, NameMatch, SearchQuery } from "./query.ts";
+import type {
+  AddressMatch,
+  CursorPosition,
+  ExtraFilter,
+  FacetName,
+  NameMatch,
+  SearchQuery,
+} from "./query.ts";
 import type { RecordCheck } from "./record_check.ts";
 import { boundingBoxes } from "./geometry.ts";
 import {
@@ -225,6 +232,25 @@ function zip9Ids(db: DatabaseSync, codes: readonly number[]): Uint32Array {
 }
 
 /**
+ * Providers at any of `addresses`: each address's city (as a prefix), state
+ * and ZIP (as a prefix) lists, united.
+ *
+ * @example
+ * ```ts
+ * addressIds(index, [{ city: "BALTIMORE", state: null, zip: null }]);
+ * ```
+ */
+export function addressIds(index: SearchIndex, addresses: readonly AddressMatch[]): Uint32Array {
+  const parts: Uint32Array[] = [];
+  for (const a of addresses) {
+    if (a.city) parts.push(index.prefix(FIELD.city, a.city));
+    if (a.state) parts.push(index.list(FIELD.state, a.state));
+    if (a.zip) parts.push(index.prefix(FIELD.zip5, a.zip));
+  }
+  return unionAll(parts, index.size + 1);
+}
+
+/**
  * The list filters of a query (all must hold). Long unions are cached with a
  * bitmap. The candidates of `query.places` whose records must confirm them
  * are put in `unsure.ids`.
@@ -289,15 +315,7 @@ function listFilters(
       unsure.ids = found.unsure.length ? found.unsure : null;
     }
   }
-  if (query.addresses) {
-    const parts: Uint32Array[] = [];
-    for (const a of query.addresses) {
-      if (a.city) parts.push(index.prefix(FIELD.city, a.city));
-      if (a.state) parts.push(index.list(FIELD.state, a.state));
-      if (a.zip) parts.push(index.prefix(FIELD.zip5, a.zip));
-    }
-    plain(unionAll(parts, universe));
-  }
+  if (query.addresses) plain(addressIds(index, query.addresses));
   for (const codes of [query.taxonomyCodes, query.specialtyCodes]) {
     if (codes) cached(`codes:${codes}`, union(FIELD.anyCode, codes));
   }
