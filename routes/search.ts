@@ -41,7 +41,9 @@ export function searchRoute(dataset: Dataset): Route {
           "alone is a 400 (`radius` or `unit` without `near`, `sort=distance` without `near`, `sort=relevance` " +
           "without `q`, `cursor` with `offset`). `total` is exact. Relevance tiers, best first: every word in the " +
           "name (one word: in the surname or organization name); in the name or other names; also in the primary " +
-          "specialty or city; also in another specialty; the last word as a prefix; typo variants. Within a tier, " +
+          "specialty or city; also in another specialty; the last word as a prefix; typo variants (for a word the " +
+          "vocabulary lacks, unless it is the last word and starts longer words; for every word only when the " +
+          "words as typed find fewer than 10). Within a tier, " +
           "results follow name order. Location filters and distance use the primary practice location; distance " +
           "is great-circle from the ZIP centroid or point given, filtered exactly at the radius.",
         tags: ["providers"],
