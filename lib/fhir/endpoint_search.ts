@@ -1,9 +1,10 @@
 /**
  * Endpoint searches without an owner (`Endpoint?connection-type=…`,
- * `status`, `name`, `_lastUpdated`): one pass over the endpoint columns
- * (`lib/store/endpoint_columns.ts`, some 7 bytes an endpoint row) counts
- * every match and takes the page after the cursor's row, in the owners'
- * name order. Searches by `organization` or `_id` look their few
+ * `status`, `name`, `_lastUpdated`): those by type, status and day alone
+ * read the rows grouped by type and day (`endpoint_days.ts`); the others
+ * make one pass over the endpoint columns (`lib/store/endpoint_columns.ts`,
+ * some 7 bytes an endpoint row), which counts every match and takes the
+ * page after the cursor's row, in the owners' name order. Searches by `organization` or `_id` look their few
  * endpoints up instead and test the rendered resources with
  * {@linkcode endpointMatches}; both tests mean the same.
  *
@@ -29,7 +30,10 @@ import { nameKey } from "../text/fold.ts";
 import type { AddressMatch, NameMatch } from "../search/query.ts";
 import { intersectAll, unionAll } from "../index/sorted.ts";
 import { addressIds } from "../search/engine.ts";
+import { type FilterList, filterList } from "../search/filter_lists.ts";
 import { connectionType, type Resource } from "./resources.ts";
+import { EndpointDayOrder } from "./endpoint_days.ts";
+import { group, type Groups } from "./groups.ts";
 
 /** A token of `connection-type`: an optional system and a code. */
 export interface CodingToken {
@@ -63,11 +67,14 @@ export interface OwnerChains {
   addresses: AddressMatch[] | null;
 }
 
+/** Per index, the organizations of each Plan-Net type, with their bitmap: made on first use. */
+const typedOrganizations = new WeakMap<SearchIndex, Map<string, FilterList>>();
+
 /**
  * The organizations meeting every chained filter, as a bitmap over
  * provider ids, from the index's lists (the lists the engine reads for the
- * same Organization parameters); `extra` gives the list of `fac`
- * organizations.
+ * same Organization parameters); `withoutGroupCodes` gives the list of
+ * `fac` organizations. The bitmap may be shared: callers must not change it.
  */
 export function ownerBits(
   index: SearchIndex,
@@ -77,6 +84,22 @@ export function ownerBits(
 ): Uint32Array {
   const universe = index.size + 1;
   const lists: Uint32Array[] = [];
+  if (chains.orgTypes?.length === 1) {
+    // The same two lists for every search: a union of millions of ids, kept with its bitmap.
+    const type = chains.orgTypes[0]!;
+    let byType = typedOrganizations.get(index);
+    if (!byType) typedOrganizations.set(index, byType = new Map());
+    let typed = byType.get(type);
+    if (!typed) {
+      const ids = type === "prvgrp"
+        ? unionAll(groupCodes.map((c) => index.list(FIELD.anyCode, c)), universe)
+        : withoutGroupCodes();
+      byType.set(type, typed = filterList(ids, universe));
+    }
+    const alone = !chains.names && !chains.parentKeys && !chains.addresses;
+    if (alone && typed.bits) return typed.bits;
+    lists.push(typed.ids);
+  }
   if (chains.names) {
     lists.push(unionAll(
       chains.names.map((m) =>
@@ -84,13 +107,6 @@ export function ownerBits(
       ),
       universe,
     ));
-  }
-  if (chains.orgTypes?.length === 1) {
-    lists.push(
-      chains.orgTypes[0] === "prvgrp"
-        ? unionAll(groupCodes.map((c) => index.list(FIELD.anyCode, c)), universe)
-        : withoutGroupCodes(),
-    );
   }
   if (chains.parentKeys) {
     lists.push(unionAll(chains.parentKeys.map((k) => index.list(FIELD.parentKey, k)), universe));
@@ -160,6 +176,102 @@ function nameMeets(key: string, matches: readonly NameMatch[]): boolean {
   return key !== "" && matches.some((m) => (m.prefix ? key.startsWith(m.key) : key === m.key));
 }
 
+/** Names' rows are read from their groups, not by a pass over every row, under 1/this of the rows. */
+const ROWS_BELOW = 8;
+
+/**
+ * The endpoint rows' name keys in key order, and the rows of each name:
+ * a `name` search finds its keys by binary search, not by testing each.
+ *
+ * @example
+ * ```ts
+ * const names = new EndpointNameIndex({ keys: ["", "directmail", "portal"], rows: Uint32Array.of(2, 0, 1) });
+ * names.rowsOf(names.numbers([{ key: "dir", prefix: true }]), Infinity); // [1]
+ * ```
+ */
+export class EndpointNameIndex {
+  /** Key numbers in key order. */
+  readonly #sorted: Uint32Array;
+  readonly #keys: readonly string[];
+  /** The rows of each key number. */
+  readonly #groups: Groups;
+  /** The key number of each row. */
+  readonly rows: Uint32Array;
+
+  constructor(names: EndpointNameKeys) {
+    this.#keys = names.keys;
+    this.rows = names.rows;
+    const order = Array.from({ length: names.keys.length }, (_, n) => n);
+    order.sort((
+      a,
+      b,
+    ) => (names.keys[a]! < names.keys[b]! ? -1 : names.keys[a]! > names.keys[b]! ? 1 : 0));
+    this.#sorted = Uint32Array.from(order);
+    this.#groups = group(names.rows, names.keys.length - 1);
+  }
+
+  /** 1 for each key number meeting one of the matches, else 0. */
+  numbers(matches: readonly NameMatch[]): Uint8Array {
+    const out = new Uint8Array(this.#keys.length);
+    for (const m of matches) {
+      // The keys a match meets are one run in key order ("" names nothing).
+      for (let i = this.#firstAtLeast(m.key); i < this.#sorted.length; i++) {
+        const n = this.#sorted[i]!, key = this.#keys[n]!;
+        if (key === "") continue;
+        if (m.prefix ? !key.startsWith(m.key) : key !== m.key) break;
+        out[n] = 1;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The rows of the marked key numbers, ascending; `null` when they number
+   * `most` or more and lie in several groups (to be sorted).
+   */
+  rowsOf(marked: Uint8Array, most: number): Uint32Array | null {
+    const { offsets, rows } = this.#groups;
+    let n = 0, parts = 0, only = 0;
+    for (let k = 0; k < marked.length; k++) {
+      if (marked[k] === 1) {
+        n += offsets[k + 1]! - offsets[k]!;
+        parts++;
+        only = k;
+      }
+    }
+    if (parts <= 1) return rows.subarray(offsets[only]!, offsets[only]! + n);
+    if (n >= most) return null;
+    const out = new Uint32Array(n);
+    let at = 0;
+    for (let k = 0; k < marked.length; k++) {
+      if (marked[k] !== 1) continue;
+      out.set(rows.subarray(offsets[k]!, offsets[k + 1]!), at);
+      at += offsets[k + 1]! - offsets[k]!;
+    }
+    return parts > 1 ? out.sort() : out;
+  }
+
+  /** The first position in key order whose key is at least `key`. */
+  #firstAtLeast(key: string): number {
+    let lo = 0, hi = this.#sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#keys[this.#sorted[mid]!]! < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+const nameIndexes = new WeakMap<EndpointSource, EndpointNameIndex>();
+
+/** The source's endpoint name index, made on first use. */
+function nameIndex(source: EndpointSource): EndpointNameIndex {
+  let index = nameIndexes.get(source);
+  if (!index) nameIndexes.set(source, index = new EndpointNameIndex(endpointNames(source)));
+  return index;
+}
+
 const namesOf = new WeakMap<EndpointSource, EndpointNameKeys>();
 
 /**
@@ -203,6 +315,45 @@ export function endpointNames(source: EndpointSource): EndpointNameKeys {
   return names;
 }
 
+/** Each endpoint row's owner's last-update day and index flags, by row. */
+interface RowOwners {
+  days: Uint16Array;
+  flags: Uint8Array;
+}
+
+const rowOwnersOf = new WeakMap<EndpointSource, RowOwners>();
+
+/**
+ * The owners' days and flags copied to the rows once (3 bytes a row): a
+ * search reads them in row order instead of at each owner's id.
+ */
+function rowOwners(source: EndpointSource): RowOwners {
+  let owners = rowOwnersOf.get(source);
+  if (!owners) {
+    const { ids } = source.columns, { updated, flags } = source.index;
+    owners = { days: new Uint16Array(ids.length), flags: new Uint8Array(ids.length) };
+    for (let r = 0; r < ids.length; r++) {
+      owners.days[r] = updated[ids[r]!]!;
+      owners.flags[r] = flags[ids[r]!]!;
+    }
+    rowOwnersOf.set(source, owners);
+  }
+  return owners;
+}
+
+const dayOrders = new WeakMap<EndpointSource, EndpointDayOrder>();
+
+/** The source's rows by type and day, made on first use. */
+function dayOrder(source: EndpointSource): EndpointDayOrder {
+  let order = dayOrders.get(source);
+  if (!order) {
+    const { types, typeNames } = source.columns;
+    order = new EndpointDayOrder({ types, typeCount: typeNames.length, ...rowOwners(source) });
+    dayOrders.set(source, order);
+  }
+  return order;
+}
+
 /** A page of endpoint rows: the exact total and the rows (indexes into the columns). */
 export interface EndpointRowPage {
   total: number;
@@ -224,7 +375,7 @@ export function endpointRows(
   after: number,
   limit: number,
 ): EndpointRowPage {
-  const { columns, index } = source;
+  const { columns } = source;
   const typeOk = Uint8Array.from(columns.typeNames, (name) => {
     if (!filter.connectionTypes) return 1;
     const coding = connectionType({ type: name || null, type_description: null });
@@ -233,29 +384,36 @@ export function endpointRows(
   const wantActive = filter.statuses?.includes("active") ?? true;
   const wantOff = filter.statuses?.includes("off") ?? true;
   const dayOk = dayTable(filter.updated);
-  const days = dayOk ? index.updated : null;
-  const flags = index.flags;
+  const { days, flags } = rowOwners(source);
   const { ids, types, positions } = columns;
-  let nameOk: Uint8Array | null = null, nameRows: Uint32Array | null = null;
-  if (filter.endpointNames) {
-    const names = endpointNames(source);
-    const matches = filter.endpointNames;
-    nameOk = Uint8Array.from(names.keys, (key) => (nameMeets(key, matches) ? 1 : 0));
-    nameRows = names.rows;
-  }
   const owners = filter.owners ?? null, rowKeys = filter.rowKeys ?? null;
+  if (!filter.endpointNames && !owners && !rowKeys && !filter.organizationsOnly) {
+    const days = { types: typeOk, wantActive, wantOff, updated: filter.updated };
+    return dayOrder(source).page(days, after, limit);
+  }
+  let nameOk: Uint8Array | null = null, nameRows: Uint32Array | null = null;
+  let candidates: Uint32Array | null = null;
+  if (filter.endpointNames) {
+    const names = nameIndex(source);
+    nameOk = names.numbers(filter.endpointNames);
+    nameRows = names.rows;
+    // Names are mostly distinct: their rows, when few, are the rows to test.
+    candidates = names.rowsOf(nameOk, ids.length / ROWS_BELOW);
+  }
   let total = 0;
   const rows: number[] = [];
-  for (let r = 0; r < ids.length; r++) {
+  const count = candidates ? candidates.length : ids.length;
+  for (let i = 0; i < count; i++) {
+    const r = candidates ? candidates[i]! : i;
     if (typeOk[types[r]!] !== 1) continue;
     if (nameOk && nameOk[nameRows![r]!] !== 1) continue;
     const id = ids[r]!;
     if (owners && (owners[id >>> 5]! & (1 << (id & 31))) === 0) continue;
-    if (filter.organizationsOnly && (flags[id]! & FLAG.organization) === 0) continue;
+    if (filter.organizationsOnly && (flags[r]! & FLAG.organization) === 0) continue;
     if (rowKeys && !rowKeys.has(`${id}-${positions[r]}`)) continue;
-    const active = (flags[id]! & FLAG.active) !== 0;
+    const active = (flags[r]! & FLAG.active) !== 0;
     if (active ? !wantActive : !wantOff) continue;
-    if (dayOk && dayOk[days![id]!] !== 1) continue;
+    if (dayOk && dayOk[days[r]!] !== 1) continue;
     total++;
     if (r > after && rows.length < limit) rows.push(r);
   }

@@ -22,13 +22,14 @@ import { type LocationColumns, readLocationColumns } from "../store/location_col
 import { type ColumnSource, columnSource } from "./column_source.ts";
 import { cellOf, cellsIn, FIELD } from "../index/fields.ts";
 import { unionAll } from "../index/sorted.ts";
-import { distance } from "../geo/zip.ts";
 import { boundingBoxes } from "../search/geometry.ts";
+import { BoundedHeap, CircleTest, FAR_INSIDE, OUTSIDE } from "../search/nearest.ts";
 import type { AddressMatch, NameMatch, NearMatch, PostalMatch } from "../search/query.ts";
 import { type DaySet, dayTable } from "./date_search.ts";
 import { FLAG } from "../index/fields.ts";
 import { MAX_DAY } from "../index/updated.ts";
 import { WALK_DENSITY } from "../search/updated_browse.ts";
+import { group, type Groups } from "./groups.ts";
 
 /** What a secondary location search reads. */
 export type LocationSource = ColumnSource<LocationColumns>;
@@ -138,40 +139,48 @@ export function secondaryRows(
   const boxes = near ? boundingBoxes(near) : null;
   let total = 0;
   const found: { row: number; key: LocationKey }[] = [];
+  // With `near`, the page's nearest rows after the key: rows are in (owner, position) order, so
+  // (distance, row) sorts as the key (distance, owner, position) does.
+  const nearest = near ? new BoundedHeap(limit) : null;
+  const circle = near ? new CircleTest(near) : null;
   const candidates = candidateRows(source, filter, boxes, owners);
   const count = candidates ? candidates.length : c.ids.length;
   for (let i = 0; i < count; i++) {
     const k = candidates ? candidates[i]! : i;
+    // The circle first: with `near`, most candidates lie outside it.
+    const d = circle
+      ? circle.distance(c.lat[k]!, c.lon[k]!, after ? Infinity : nearest!.worst())
+      : 0;
+    if (d === OUTSIDE) continue;
     const id = c.ids[k]!;
-    if (boxes) {
-      const lat = c.lat[k]!, lon = c.lon[k]!;
-      if (
-        Number.isNaN(lat) ||
-        !boxes.some((b) => lat >= b.minLat && lat <= b.maxLat && lon >= b.minLon && lon <= b.maxLon)
-      ) continue;
-    }
     if ((flags[id]! & filter.mask) !== filter.value) continue;
     if (owners && !owners.has(id)) continue;
     if (ownerBits && (ownerBits[id >>> 5]! & (1 << (id & 31))) === 0) continue;
     if (dayOk && dayOk[days![id]!] !== 1) continue;
     if (place && !place(k)) continue;
-    let key: LocationKey;
-    if (near) {
-      const d = distance(near.lat, near.lon, c.lat[k]!, c.lon[k]!, near.unit);
-      if (d > near.radius) continue;
-      key = [d, id, c.positions[k]!];
-    } else key = [id, c.positions[k]!];
     if (wanted && !wanted.has(`${npiOf(source, id)}-${c.positions[k]}`)) continue;
     total++;
+    if (nearest) {
+      if (d !== FAR_INSIDE && (!after || nearAfter(d, id, c.positions[k]!, after))) {
+        nearest.offer(d, k);
+      }
+      continue;
+    }
+    const key = [id, c.positions[k]!];
     if (after && !keyAfter(key, after)) continue;
-    if (!near && found.length >= limit) continue; // Rows are in key order without `near`.
-    found.push({ row: k, key });
+    if (found.length < limit) found.push({ row: k, key }); // Rows are in key order without `near`.
   }
-  if (near) {
-    found.sort((a, b) => (keyAfter(a.key, b.key) ? 1 : keyAfter(b.key, a.key) ? -1 : 0));
+  if (nearest) {
+    const { d, id: rows } = nearest.sorted();
+    return { total, rows, keys: rows.map((k, i) => [d[i]!, c.ids[k]!, c.positions[k]!]) };
   }
-  const page = found.slice(0, limit);
-  return { total, rows: page.map((f) => f.row), keys: page.map((f) => f.key) };
+  return { total, rows: found.map((f) => f.row), keys: found.map((f) => f.key) };
+}
+
+/** Whether the key `[d, id, position]` sorts after `after` (a `near` key). */
+function nearAfter(d: number, id: number, position: number, after: LocationKey): boolean {
+  if (d !== after[0]) return d > after[0]!;
+  return id !== after[1] ? id > after[1]! : position > after[2]!;
 }
 
 /** The first row (in owner, then position order) after the cursor key `[owner id, position]`. */
@@ -212,22 +221,6 @@ function everyRow(
     keys.push([ids[k]!, positions[k]!]);
   }
   return { total, rows, keys };
-}
-
-/** Row numbers grouped by a small value: `rows[offsets[v]..offsets[v + 1])`, ascending. */
-interface Groups {
-  offsets: Uint32Array;
-  rows: Uint32Array;
-}
-
-function group(values: ArrayLike<number>, max: number): Groups {
-  const offsets = new Uint32Array(max + 2);
-  for (let k = 0; k < values.length; k++) offsets[values[k]! + 1]!++;
-  for (let v = 1; v < offsets.length; v++) offsets[v]! += offsets[v - 1]!;
-  const rows = new Uint32Array(values.length);
-  const next = offsets.slice(0, max + 1);
-  for (let k = 0; k < values.length; k++) rows[next[values[k]!]!++] = k;
-  return { offsets, rows };
 }
 
 const byCell = new WeakMap<LocationColumns, Groups>();

@@ -76,8 +76,15 @@ const CHECK_EVERY = 0xffff;
 
 /**
  * A max-heap of at most `capacity` (distance, id) pairs: the smallest seen.
+ *
+ * @example
+ * ```ts
+ * const heap = new BoundedHeap(2);
+ * for (const [d, id] of [[5, 1], [2, 9], [2, 3]]) heap.offer(d, id);
+ * heap.sorted(); // { d: [2, 2], id: [3, 9] }
+ * ```
  */
-class BoundedHeap {
+export class BoundedHeap {
   readonly d: Float64Array;
   readonly id: Uint32Array;
   size = 0;
@@ -126,6 +133,11 @@ class BoundedHeap {
     ids[i] = id;
   }
 
+  /** The largest distance kept when full (what a pair must beat), else `Infinity`. */
+  worst(): number {
+    return this.size === this.capacity && this.size > 0 ? this.d[0]! : Infinity;
+  }
+
   /** The kept pairs, nearest first. */
   sorted(): { d: number[]; id: number[] } {
     const order = Array.from({ length: this.size }, (_, k) => k);
@@ -152,42 +164,87 @@ export function nearestPage(
 ): NearestPage {
   const { near, mask, value, after } = request;
   const { flags, lat: lats, lon: lons } = columns;
-  const boxes = boundingBoxes(near);
-  const box = boxes.length === 1 ? boxes[0]! : null;
+  const circle = new CircleTest(near);
   const heap = new BoundedHeap(request.skip + request.limit);
   const afterD = after ? after[0]! : -1, afterId = after ? after[1] ?? 0 : 0;
-  const flat = box ? flatBounds(near, box) : null;
-  const r2 = near.radius * near.radius;
   let total = 0;
   for (let i = 0; i < candidates.length; i++) {
     if ((i & CHECK_EVERY) === 0) checkWatch(watch);
     const id = candidates[i]!;
     if ((flags[id]! & mask) !== value) continue;
-    const lat = lats[id]!, lon = lons[id]!;
-    if (Number.isNaN(lat)) continue;
-    if (box) {
-      if (lat < box.minLat || lat > box.maxLat || lon < box.minLon || lon > box.maxLon) continue;
-    } else if (
-      !boxes.some((b) => lat >= b.minLat && lat <= b.maxLat && lon >= b.minLon && lon <= b.maxLon)
-    ) continue;
-    if (flat) {
-      // Most candidates are settled by the flat bounds, without the great-circle formula: surely
-      // outside, or surely inside and too far for the page.
-      const dy = lat - near.lat, dx = lon - near.lon;
-      const low = flat.k2 * (dy * dy + flat.low2 * dx * dx) * (1 - FLAT_MARGIN);
-      if (low > r2) continue;
-      const high = flat.k2 * (dy * dy + flat.high2 * dx * dx) * (1 + FLAT_MARGIN);
-      if (high < r2 && !after && heap.size === heap.capacity && low > heap.d[0]! * heap.d[0]!) {
-        total++;
-        continue;
-      }
-    }
-    const d = distance(near.lat, near.lon, lat, lon, near.unit);
-    if (d > near.radius) continue;
+    const d = circle.distance(lats[id]!, lons[id]!, after ? Infinity : heap.worst());
+    if (d === OUTSIDE) continue;
     total++;
-    if (after && (d < afterD || (d === afterD && id <= afterId))) continue;
+    if (d === FAR_INSIDE || (after && (d < afterD || (d === afterD && id <= afterId)))) continue;
     heap.offer(d, id);
   }
   const { d, id } = heap.sorted();
   return { total, ids: id.slice(request.skip), distances: d.slice(request.skip) };
+}
+
+/** {@linkcode CircleTest.distance} of a point outside the circle. */
+export const OUTSIDE = -1;
+/** {@linkcode CircleTest.distance} of a point inside the circle but farther than the page needs. */
+export const FAR_INSIDE = -2;
+
+/**
+ * Whether points lie within a `near` circle, and how far: the bounding
+ * boxes first, then (for circles of at most {@linkcode FLAT_MAX_KM}) flat
+ * bounds that settle most points without the great-circle formula, which
+ * decides the rest.
+ *
+ * @example
+ * ```ts
+ * const circle = new CircleTest({ lat: 40, lon: -75, radius: 10, unit: "km" });
+ * circle.distance(40.01, -75, Infinity); // about 1.11
+ * ```
+ */
+export class CircleTest {
+  readonly #near: NearMatch;
+  readonly #boxes: ReturnType<typeof boundingBoxes>;
+  readonly #box: ReturnType<typeof boundingBoxes>[number] | null;
+  readonly #flat: ReturnType<typeof flatBounds>;
+  readonly #r2: number;
+
+  constructor(near: NearMatch) {
+    this.#near = near;
+    this.#boxes = boundingBoxes(near);
+    this.#box = this.#boxes.length === 1 ? this.#boxes[0]! : null;
+    this.#flat = this.#box ? flatBounds(near, this.#box) : null;
+    this.#r2 = near.radius * near.radius;
+  }
+
+  /**
+   * The distance of the point from the centre, in the circle's unit, when
+   * within the radius; {@linkcode OUTSIDE} when not (or without a position);
+   * {@linkcode FAR_INSIDE} when it surely lies inside and farther than
+   * `worst` (the farthest distance a page still needs; `Infinity` for any).
+   */
+  distance(lat: number, lon: number, worst: number): number {
+    if (Number.isNaN(lat)) return OUTSIDE;
+    const box = this.#box, near = this.#near;
+    if (box) {
+      if (lat < box.minLat || lat > box.maxLat || lon < box.minLon || lon > box.maxLon) {
+        return OUTSIDE;
+      }
+    } else if (!inSomeBox(this.#boxes, lat, lon)) return OUTSIDE;
+    const flat = this.#flat;
+    if (flat) {
+      // Surely outside, or surely inside and too far for the page: no great-circle formula.
+      const dy = lat - near.lat, dx = lon - near.lon;
+      const low = flat.k2 * (dy * dy + flat.low2 * dx * dx) * (1 - FLAT_MARGIN);
+      if (low > this.#r2) return OUTSIDE;
+      const high = flat.k2 * (dy * dy + flat.high2 * dx * dx) * (1 + FLAT_MARGIN);
+      if (high < this.#r2 && low > worst * worst) return FAR_INSIDE;
+    }
+    const d = distance(near.lat, near.lon, lat, lon, near.unit);
+    return d > near.radius ? OUTSIDE : d;
+  }
+}
+
+function inSomeBox(boxes: ReturnType<typeof boundingBoxes>, lat: number, lon: number): boolean {
+  for (const b of boxes) {
+    if (lat >= b.minLat && lat <= b.maxLat && lon >= b.minLon && lon <= b.maxLon) return true;
+  }
+  return false;
 }
