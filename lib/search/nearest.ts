@@ -171,9 +171,9 @@ export function nearestPage(
   for (let i = 0; i < candidates.length; i++) {
     if ((i & CHECK_EVERY) === 0) checkWatch(watch);
     const id = candidates[i]!;
-    if ((flags[id]! & mask) !== value) continue;
+    // The circle first: most candidates of its cells lie outside it, and the flags are not read.
     const d = circle.distance(lats[id]!, lons[id]!, after ? Infinity : heap.worst());
-    if (d === OUTSIDE) continue;
+    if (d === OUTSIDE || (flags[id]! & mask) !== value) continue;
     total++;
     if (d === FAR_INSIDE || (after && (d < afterD || (d === afterD && id <= afterId)))) continue;
     heap.offer(d, id);
