@@ -53,22 +53,32 @@ export function taxonomyCodesFor(
 ): string[] {
   const wanted = nameKey(pattern.text);
   const codes: string[] = [];
-  for (const entry of entries) {
-    const names = [
-      taxonomyDesc(entry),
-      entry.classification,
-      entry.specialization,
-      entry.display,
-      entry.code,
-    ];
-    const hit = names.some((name) => {
-      if (!name) return false;
-      const key = nameKey(name);
-      return pattern.prefix ? key.startsWith(wanted) : key === wanted;
-    });
-    if (hit) codes.push(entry.code);
+  for (const [code, keys] of descriptionKeys(entries)) {
+    const hit = keys.some((key) => (pattern.prefix ? key.startsWith(wanted) : key === wanted));
+    if (hit) codes.push(code);
   }
   return codes.sort();
+}
+
+const keysOf = new WeakMap<readonly TaxonomyEntry[], [string, string[]][]>();
+
+/** Each entry's code with the folded keys of its names, folded once per taxonomy. */
+function descriptionKeys(entries: readonly TaxonomyEntry[]): [string, string[]][] {
+  let keys = keysOf.get(entries);
+  if (!keys) {
+    keys = entries.map((entry) => {
+      const names = [
+        taxonomyDesc(entry),
+        entry.classification,
+        entry.specialization,
+        entry.display,
+        entry.code,
+      ];
+      return [entry.code, names.filter((name) => name).map((name) => nameKey(name!))];
+    });
+    keysOf.set(entries, keys);
+  }
+  return keys;
 }
 
 /**
