@@ -383,14 +383,14 @@ export function endpointRows(
   });
   const wantActive = filter.statuses?.includes("active") ?? true;
   const wantOff = filter.statuses?.includes("off") ?? true;
+  const owners = filter.owners ?? null, rowKeys = filter.rowKeys ?? null;
+  if (!filter.endpointNames && !owners && !rowKeys && !filter.organizationsOnly) {
+    const byDay = { types: typeOk, wantActive, wantOff, updated: filter.updated };
+    return dayOrder(source).page(byDay, after, limit);
+  }
   const dayOk = dayTable(filter.updated);
   const { days, flags } = rowOwners(source);
   const { ids, types, positions } = columns;
-  const owners = filter.owners ?? null, rowKeys = filter.rowKeys ?? null;
-  if (!filter.endpointNames && !owners && !rowKeys && !filter.organizationsOnly) {
-    const days = { types: typeOk, wantActive, wantOff, updated: filter.updated };
-    return dayOrder(source).page(days, after, limit);
-  }
   let nameOk: Uint8Array | null = null, nameRows: Uint32Array | null = null;
   let candidates: Uint32Array | null = null;
   if (filter.endpointNames) {
