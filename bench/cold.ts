@@ -67,7 +67,8 @@ export interface Harvest {
   providers: HarvestedProvider[];
 }
 
-interface ResultRecord {
+/** The fields of a result record the harvest reads. */
+export interface ResultRecord {
   npi: string;
   individual: { first_name: string | null; last_name: string | null } | null;
   organization: { name: string | null } | null;
@@ -128,7 +129,8 @@ async function politeFetch(url: string, tries = 5): Promise<Response> {
   }
 }
 
-function harvested(r: ResultRecord): HarvestedProvider {
+/** The values of one record of a search answer that the classes are built from. */
+export function harvested(r: ResultRecord): HarvestedProvider {
   const place = r.practice_location;
   return {
     npi: r.npi,

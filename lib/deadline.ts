@@ -34,6 +34,12 @@ export interface Watch {
   signal?: AbortSignal;
   /** When the work must stop, on {@linkcode clock}; absent or `Infinity` = no limit. */
   deadline?: number;
+  /**
+   * Asked in the same places as the deadline: true when whoever waits for
+   * the work has given up on it (a search worker reads its pool's shared
+   * cancel flag here, since no message reaches it while it searches).
+   */
+  stopped?: () => boolean;
 }
 
 /**
@@ -51,4 +57,5 @@ export function checkWatch(watch: Watch): void {
   if (deadline !== undefined && deadline !== Infinity && clock() > deadline) {
     throw new DeadlineError();
   }
+  if (watch.stopped?.()) throw new DeadlineError("The work was abandoned by its caller");
 }

@@ -193,9 +193,18 @@ Deno.test("[pool] a full queue sheds load with 503 overloaded and Retry-After", 
   }
 });
 
-Deno.test("[pool] a search past the timeout is abandoned: worker terminated and replaced", async () => {
+for (const stops of [true, false]) {
+  const what = stops
+    ? "its worker stops and takes the next search"
+    : "a worker that does not stop is terminated and replaced";
+  Deno.test(`[pool] a search past the timeout is abandoned: ${what}`, async () => {
+    await abandonedAtDeadline(stops);
+  });
+}
+
+async function abandonedAtDeadline(stops: boolean): Promise<void> {
   const { app: impatient, pool, dataset } = await poolApp(
-    { workerDelayMs: 400 },
+    { workerDelayMs: 400, workerDelayStops: stops, stopGraceMs: 100 },
     { requestTimeoutMs: 150 },
   );
   const patient = testApp({ deps: { dataset }, config: { requestTimeoutMs: 5_000 } });
@@ -211,9 +220,16 @@ Deno.test("[pool] a search past the timeout is abandoned: worker terminated and 
       assertEquals((await assertProblem(response, 503)).type, "/problems/timeout");
     }
     assert(elapsed < 380, `answered at the deadline, not after the work (${elapsed} ms)`);
-    // Only the running search's worker was terminated; the queued one was dropped unrun.
-    assertEquals(pool.stats.replaced, 1);
+    // The queued search was dropped unrun; the running one's worker stopped (or, not stopping,
+    // was replaced after the grace period).
     assertEquals(pool.stats.queued, 0);
+    const replaced = stops ? 0 : 1;
+    if (stops) {
+      // Free before its 400 ms of work would have ended: it stopped when told.
+      await until(() => pool.stats.busy === 0, "the worker to stop");
+      const freed = performance.now() - started;
+      assert(freed < 380, `the worker stopped when told, not after its work (${freed} ms)`);
+    } else await until(() => pool.stats.replaced === 1, "the replacement");
     // The replacement answers the next request.
     const next = await patient.request("/v1/providers/search?q=smith");
     assertEquals(next.status, 200);
@@ -227,11 +243,19 @@ Deno.test("[pool] a search past the timeout is abandoned: worker terminated and 
       sharedWordSets: _sets,
       ...counts
     } = pool.stats;
-    assertEquals(counts, { workers: 1, ready: 1, busy: 0, queued: 0, replaced: 1 });
+    assertEquals(counts, { workers: 1, ready: 1, busy: 0, queued: 0, replaced });
   } finally {
     await dataset.close();
   }
-});
+}
+
+async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
+  const end = performance.now() + ms;
+  while (!check()) {
+    if (performance.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 Deno.test("[pool] a database the workers cannot serve fails the start with a clear error", async () => {
   const bad = `${dir}/missing.db`;

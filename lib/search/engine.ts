@@ -146,6 +146,8 @@ export interface EngineContext {
   signal?: AbortSignal;
   /** When to give up, on `clock()` of `lib/deadline.ts`: checked in the long loops. */
   deadline?: number;
+  /** True when the caller gave up on the search (see `Watch.stopped`): checked with the deadline. */
+  stopped?: () => boolean;
   /** Whether the record of `id` meets a query's record check (needed by queries with a `check`). */
   checkRecord?: (id: number, check: RecordCheck) => boolean;
   /** Most records a record check reads; default {@linkcode MAX_RECORD_CHECKS}. */

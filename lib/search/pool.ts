@@ -11,10 +11,14 @@
  * times), or still queued when its budget runs out, is refused then, unrun
  * (`overdue`), so every search a worker runs waited the budget at most,
  * whatever slowed the queue after it was admitted. A search whose
- * deadline passes while queued is dropped without running; one that passes
- * it while running has its worker terminated — the work really stops — and
- * a fresh worker takes the slot. A worker that crashes is replaced the same
- * way and its search answered 503, never left hanging.
+ * deadline passes, or whose client goes away, while queued is dropped
+ * without running; one running is answered at once and its worker told to
+ * stop through a shared flag its search watches, as it watches its
+ * deadline: the work really stops within milliseconds and the worker,
+ * with its index and caches, takes the next search. Only a worker that has
+ * not stopped within {@linkcode STOP_GRACE_MS} is terminated and a fresh one
+ * (which reads the index again) takes the slot. A worker that crashes is
+ * replaced the same way and its search answered 503, never left hanging.
  *
  * @module
  */
@@ -61,12 +65,19 @@ export type ToWorker =
     path: string;
     storeOptions: WorkerStoreOptions;
     delayMs: number;
+    /** Whether that delay stops when the pool gives up on the search (default true). */
+    delayStops?: boolean;
     /** Answer pages (the serving thread renders them) instead of bodies. */
     pages: boolean;
     /** Index columns another worker of the pool already read into shared memory. */
     columns: ColumnBytes;
     /** Where to leave answers for the pool to read at once (`result_mailbox.ts`). */
     mailbox?: SharedArrayBuffer;
+    /**
+     * One Int32: the id of a search the pool gave up on (its client went
+     * away, or its deadline passed). The worker's searches watch it and stop.
+     */
+    cancel?: SharedArrayBuffer;
   }
   | { type: "columns"; columns: ColumnBytes }
   /** Word unions another worker built (in shared memory). */
@@ -138,6 +149,17 @@ export interface SearchPoolOptions {
    * would: for tests and drills of the queue and the timeout. Default 0.
    */
   workerDelayMs?: number;
+  /**
+   * Whether that delay ends when the pool gives up on the search, as a
+   * search that checks its watch does (default true); false drills a worker
+   * that does not stop, which is terminated after `stopGraceMs`.
+   */
+  workerDelayStops?: boolean;
+  /**
+   * How long a worker told to stop a search may take before it is
+   * terminated and replaced, ms. Default {@linkcode STOP_GRACE_MS}.
+   */
+  stopGraceMs?: number;
   /**
    * Longest expected wait (ms) for a worker a search is admitted with;
    * beyond, it is refused. The expected wait is the work ahead of it — the
@@ -212,6 +234,8 @@ interface Task {
   resolve(body: string | SearchPage | BodyChunk): void;
   reject(error: unknown): void;
   onAbort: (() => void) | null;
+  /** Given up on while running: answered already, its worker told to stop (see `#abandon`). */
+  abandoned?: boolean;
 }
 
 interface Slot {
@@ -223,9 +247,18 @@ interface Slot {
   caches: CacheCounters;
   /** Where the worker leaves its answers (a new one per worker). */
   mailbox: ResultMailbox<FromWorker> | null;
+  /** The id of the search this slot's worker is to stop (see `ToWorker` `open`). */
+  cancel: Int32Array;
 }
 
 const WORKER_URL = new URL("./search_worker.ts", import.meta.url).href;
+
+/**
+ * How long a worker told to stop a search may take to stop before it is
+ * terminated and replaced (ms): a search checks its watch every few
+ * milliseconds, and a replacement reads the whole index again.
+ */
+export const STOP_GRACE_MS = 1000;
 
 /** How long a client is told to wait after a refusal, in seconds. */
 const RETRY_AFTER_SECONDS = 1;
@@ -283,6 +316,7 @@ export class SearchPool {
         timer: undefined,
         caches: {},
         mailbox: null,
+        cancel: new Int32Array(new SharedArrayBuffer(4)),
       };
       pool.#slots.push(slot);
       opened.push(pool.#spawn(slot));
@@ -537,6 +571,7 @@ export class SearchPool {
     slot.ready = false;
     const mailbox = new ResultMailbox<FromWorker>(ResultMailbox.buffer());
     slot.mailbox = mailbox;
+    slot.cancel = new Int32Array(new SharedArrayBuffer(4));
     return new Promise<void>((resolve, reject) => {
       let opening = true;
       worker.onmessage = (event: MessageEvent<FromWorker>) => {
@@ -596,9 +631,11 @@ export class SearchPool {
             ...this.#options.storeOptions,
           },
           delayMs: this.#options.workerDelayMs ?? 0,
+          delayStops: this.#options.workerDelayStops ?? true,
           pages: this.#options.render !== undefined,
           columns: this.#columns,
           mailbox: mailbox.shared,
+          cancel: slot.cancel.buffer as SharedArrayBuffer,
         } satisfies ToWorker,
       );
     });
@@ -685,6 +722,11 @@ export class SearchPool {
     if (slot.task?.id !== message.id) return; // An answer to a search already abandoned.
     const task = this.#finish(slot)!;
     if ("caches" in message && message.caches) slot.caches = message.caches;
+    if (task.abandoned) {
+      // Answered already (its service time counted then): the worker is free again.
+      this.#pump();
+      return;
+    }
     this.#served(task);
     if (message.type === "timeout") this.#options.observer?.timedOut?.("running");
     // The worker takes its next search first; the page is rendered here meanwhile.
@@ -734,13 +776,25 @@ export class SearchPool {
       return;
     }
     const slot = this.#slots.find((s) => s.task === task);
-    if (!slot) return;
-    this.#options.log?.warn("search abandoned at its deadline; replacing its worker", {
-      ms: task.job ? Math.round(clock() - task.job.startedAt) : undefined,
-    });
+    if (!slot || task.abandoned) return;
+    // Answered now; the worker is told to stop and keeps the slot until it does. Only a worker
+    // that does not stop within the grace period is terminated (a new one reads the index again).
     this.#ended(task, "running");
     this.#served(task);
-    this.#fail(slot, new DeadlineError());
+    task.abandoned = true;
+    if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
+    task.reject(new DeadlineError());
+    Atomics.store(slot.cancel, 0, task.id);
+    Atomics.notify(slot.cancel, 0);
+    clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => {
+      if (slot.task !== task) return;
+      this.#options.log?.warn("search did not stop when abandoned; replacing its worker", {
+        ms: task.job ? Math.round(clock() - task.job.startedAt) : undefined,
+        grace_ms: this.#options.stopGraceMs ?? STOP_GRACE_MS,
+      });
+      this.#fail(slot, new DeadlineError());
+    }, this.#options.stopGraceMs ?? STOP_GRACE_MS);
   }
 
   /** Rejects queued tasks whose deadline has passed. */

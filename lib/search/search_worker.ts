@@ -14,7 +14,7 @@
  */
 import { openSearchableStore, type SearchableSqliteStore } from "./searcher.ts";
 import { searchResponseBody } from "./response.ts";
-import { DeadlineError } from "../deadline.ts";
+import { clock, DeadlineError } from "../deadline.ts";
 import { textChunk } from "../http/gzip_chunks.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
 import type { ColumnBytes } from "../index/reader.ts";
@@ -28,6 +28,8 @@ const scope = self as unknown as {
 
 let store: SearchableSqliteStore | null = null;
 let mailbox: ResultMailbox<FromWorker> | null = null;
+/** The id of a search the pool gave up on (see `ToWorker` `open`). */
+let cancel: Int32Array | null = null;
 
 /**
  * Sends the answer to a search: into the mailbox when it fits (the pool
@@ -39,12 +41,31 @@ function answer(message: FromWorker & { id: number }): void {
   else scope.postMessage(message);
 }
 let delayMs = 0;
+let delayStops = true;
 let pages = false;
 let sharing = false;
 
-/** Blocks this worker's thread, as a heavy query would (the pool's `workerDelayMs` option). */
-function block(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/**
+ * Blocks this worker's thread, as a heavy query would (the pool's
+ * `workerDelayMs` option): one that watches for the pool giving up on
+ * search `id` and stops then, or with `stoppable` false one that does not.
+ */
+function block(ms: number, id: number, stoppable: boolean): void {
+  if (!cancel || !stoppable) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    return;
+  }
+  const end = clock() + ms;
+  for (let seen = Atomics.load(cancel, 0); seen !== id && clock() < end;) {
+    Atomics.wait(cancel, 0, seen, end - clock());
+    seen = Atomics.load(cancel, 0);
+  }
+  if (stopped(id)) throw new DeadlineError("The work was abandoned by its caller");
+}
+
+/** Whether the pool gave up on search `id` (see `ToWorker` `open`). */
+function stopped(id: number): boolean {
+  return cancel !== null && Atomics.load(cancel, 0) === id;
 }
 
 /**
@@ -107,8 +128,10 @@ scope.onmessage = (event) => {
           // Columns that do not fit this file are not taken: this worker reads its own.
         }
         delayMs = message.delayMs;
+        delayStops = message.delayStops ?? true;
         pages = message.pages;
         mailbox = message.mailbox ? new ResultMailbox(message.mailbox) : null;
+        cancel = message.cancel ? new Int32Array(message.cancel) : null;
         scope.postMessage({ type: "ready" });
         warmSoon();
       } catch (error) {
@@ -122,7 +145,8 @@ scope.onmessage = (event) => {
         return;
       }
       try {
-        if (delayMs > 0) block(delayMs);
+        if (delayMs > 0) block(delayMs, id, delayStops);
+        const watch = { deadline, stopped: () => stopped(id) };
         if (message.records) {
           const { ids, format, gzipLevel } = message.records;
           const chunk = textChunk(store.exportText(ids, format), gzipLevel);
@@ -132,10 +156,10 @@ scope.onmessage = (event) => {
         } else if (!job) {
           answer({ type: "failed", id, message: "A search message without a search" });
         } else if (pages || message.page) {
-          const page = store.search(job.query, { deadline });
+          const page = store.search(job.query, watch);
           answer({ type: "page", id, page, caches: store.cacheCounters() });
         } else {
-          const body = searchResponseBody(store, job, { deadline });
+          const body = searchResponseBody(store, job, watch);
           answer({ type: "result", id, body, caches: store.cacheCounters() });
         }
       } catch (error) {

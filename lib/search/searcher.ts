@@ -102,6 +102,7 @@ export function withSearch(
       ...load(),
       signal: watch.signal,
       deadline: watch.deadline,
+      stopped: watch.stopped,
       checkRecord,
       maxRecordChecks: options.maxRecordChecks,
     });
