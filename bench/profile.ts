@@ -5,7 +5,9 @@
  * each path once. Prints per class the engine's and the renderer's time
  * (mean, p50, p99, max) and the slowest paths, so a change can be judged
  * on CPU time before a full `deno task bench`. Run it under
- * `deno run --cpu-prof` for a profile.
+ * `deno run --cpu-prof` for a profile. With `--dump FILE` it also writes
+ * every answer (total, hits with scores and distances, facets) as NDJSON,
+ * so that two versions of the engine can be compared answer for answer.
  *
  *     deno run -A bench/profile.ts --db FILE [--classes surname,org_words] [--paths 2000] [--mix]
  *
@@ -30,7 +32,7 @@ import {
 } from "./cold.ts";
 
 const USAGE =
-  "Usage: deno run -A bench/profile.ts --db FILE [--classes A,B] [--paths N] [--pages N] [--seed S] [--mix]";
+  "Usage: deno run -A bench/profile.ts --db FILE [--classes A,B] [--paths N] [--pages N] [--seed S] [--mix] [--dump FILE]";
 
 /** The classes this profiler can run: those of `/v1/providers/search`. */
 const SEARCH_CLASSES: readonly ColdClass[] = [
@@ -66,7 +68,7 @@ function summary(values: number[]): string {
 if (import.meta.main) {
   await runCli(async () => {
     const args = parseCli(Deno.args, {
-      string: ["db", "classes", "paths", "pages", "seed", "slowest"],
+      string: ["db", "classes", "paths", "pages", "seed", "slowest", "dump"],
       boolean: ["mix"],
     });
     const store = openSearchableStore(args.db ?? "data/providers.db");
@@ -100,6 +102,7 @@ if (import.meta.main) {
     );
 
     const classes = (args.classes?.split(",") ?? SEARCH_CLASSES) as ColdClass[];
+    const answers: string[] = [];
     const run = (path: string): Timed => {
       const url = new URL(path, "http://x").searchParams;
       const cursorScope = { query: path, release: "" };
@@ -108,6 +111,7 @@ if (import.meta.main) {
       const page = store.search(query);
       const t1 = clock();
       renderSearchBody(store, { query, cursorScope, startedAt: t0 }, page);
+      if (args.dump) answers.push(JSON.stringify({ path, ...page }));
       return { path, engineMs: t1 - t0, renderMs: clock() - t1, total: page.total };
     };
     const report = (name: string, timed: Timed[]) => {
@@ -127,6 +131,7 @@ if (import.meta.main) {
       const timed = mixed.map(run);
       report(`mix of ${classes.join(", ")}`, timed);
       console.log(`  ${(timed.length / ((clock() - t0) / 1000)).toFixed(0)} searches/s`);
+      if (args.dump) await Deno.writeTextFile(args.dump, answers.join("\n") + "\n");
       return await Promise.resolve();
     }
     for (const [cls, paths] of byClass) {
@@ -135,5 +140,6 @@ if (import.meta.main) {
       report(cls, timed);
       console.log(`  ${(timed.length / ((clock() - t0) / 1000)).toFixed(0)} searches/s`);
     }
+    if (args.dump) await Deno.writeTextFile(args.dump, answers.join("\n") + "\n");
   }, USAGE);
 }

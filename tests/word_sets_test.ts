@@ -15,6 +15,7 @@ import {
 } from "../lib/index/sorted.ts";
 import {
   buildWordSet,
+  intersectDense,
   intersectWord,
   intersectWordSet,
   memberBits,
@@ -130,6 +131,36 @@ Deno.test("[word sets] candidates looked up in the parts, the sparse union or th
       "the cheaper",
     );
   }
+});
+
+Deno.test("[word sets] dense unions intersected in one pass agree with listing and looking up", () => {
+  const rng = new Rng(41);
+  let compared = 0;
+  for (let round = 0; round < 16; round++) {
+    // Universes whose nibbles end in a whole 32-bit word and ones that do not.
+    const universe = rng.pick([4096, 4099, 40_001, 120_006]);
+    const flags = Uint8Array.from({ length: universe }, () => rng.int(4));
+    const mask = rng.pick([0, 1, 3]), value = mask === 0 ? 0 : rng.int(mask + 1);
+    const words = Array.from({ length: 2 + rng.int(3) }, () => {
+      const set = buildWordSet(
+        randomParts(rng, 1 + rng.int(6), universe, Math.ceil(universe / (1 + rng.int(4)))),
+        universe,
+      );
+      return set;
+    }).filter((w) => w.kind === "dense");
+    if (words.length < 2) continue;
+    // The engine's other path: the first set's ids listed (flag test applied), the rest looked up.
+    let want = wordSetIds(words[0]!, flags, mask, value);
+    for (const w of words.slice(1)) want = intersectWordSet(want, w);
+    const nibbles = words.map((w) => w.kind === "dense" ? w.nibbles : new Uint8Array(0));
+    const got = intersectDense(nibbles, flags, mask, value);
+    assertEquals(plain(got), plain(want), `${words.length} sets over ${universe} ids`);
+    compared++;
+  }
+  assert(compared >= 8, `only ${compared} rounds had two dense sets or more`);
+  assertThrows(() =>
+    intersectDense([new Uint8Array(4), new Uint8Array(8)], new Uint8Array(16), 0, 0)
+  );
 });
 
 /**

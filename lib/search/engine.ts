@@ -51,6 +51,7 @@ import {
 import {
   buildWordSet,
   DENSE_FRACTION,
+  intersectDense,
   intersectWord,
   intersectWordSet,
   memberBits,
@@ -503,16 +504,31 @@ function matchWords(
   const driver = words[0]!;
   const recurring = !driver.set && (ctx.wordSets?.recurring(driver.key) ?? false);
   const union = wordUnion(driver, ctx, recurring);
+  // Further words as common (`health care`): their dense unions are intersected with the
+  // driver's in one pass, eight ids at a time, instead of listing the driver's millions of ids.
+  const dense = union.kind === "dense" ? [union.nibbles] : [];
+  let from = 1;
+  for (; dense.length > 0 && from < words.length; from++) {
+    const word = words[from]!;
+    const common = word.set ??
+      (word.size * DENSE_FRACTION >= universe ? wordUnion(word, ctx, true) : undefined);
+    if (common?.kind !== "dense") break;
+    dense.push(common.nibbles);
+  }
   // A sparse union narrowed further is read as it is (each step makes new arrays), and the flag
   // test is left for the few that remain; otherwise the test makes the copy the caller edits.
   const flagsLater = union.kind === "sparse" && !boxes && (words.length > 1 || filters.length > 0);
-  let set = flagsLater ? union.set : wordSetIds(union, ctx.index.flags, test.mask, test.value);
+  let set = dense.length > 1
+    ? intersectDense(dense, ctx.index.flags, test.mask, test.value)
+    : flagsLater
+    ? union.set
+    : wordSetIds(union, ctx.index.flags, test.mask, test.value);
   if (boxes) set = keepInBoxes(set, boxes, ctx.index);
   for (const f of filters.sort((a, b) => a.ids.length - b.ids.length)) {
     if (set.ids.length === 0) break;
     set = filterLeveledBy(set, f);
   }
-  for (let i = 1; i < words.length && set.ids.length > 0; i++) {
+  for (let i = from; i < words.length && set.ids.length > 0; i++) {
     checkWatch(ctx);
     const word = words[i]!;
     if (word.set) set = intersectWordSet(set, word.set);

@@ -112,6 +112,91 @@ export function wordSetIds(word: WordSet, flags: Uint8Array, mask: number, value
   return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
 }
 
+/** Bit 0 of each nibble of `x` that is not zero (an id present in a dense set). */
+function present(x: number): number {
+  return (x | (x >>> 1) | (x >>> 2) | (x >>> 3)) & 0x11111111;
+}
+
+/**
+ * The ids in every one of the dense sets (their nibbles, over the same
+ * universe) whose byte in `flags` passes `(flags[id] & mask) === value`,
+ * each at the worst of its levels, as new arrays: one pass over the sets
+ * eight ids at a time, skipping the words where they share no id, instead
+ * of listing the first set's ids and looking each up in the others.
+ *
+ * @example
+ * ```ts
+ * const a = buildWordSet([{ list: Uint32Array.of(2, 5), level: 1 }], 8);
+ * const b = buildWordSet([{ list: Uint32Array.of(5, 6), level: 3 }], 8);
+ * if (a.kind === "dense" && b.kind === "dense") {
+ *   intersectDense([a.nibbles, b.nibbles], new Uint8Array(8), 0, 0); // { ids: [5], levels: [3] }
+ * }
+ * ```
+ */
+export function intersectDense(
+  sets: readonly Uint8Array[],
+  flags: Uint8Array,
+  mask: number,
+  value: number,
+): Leveled {
+  if (sets.length === 0) throw new RangeError("Cannot intersect no dense sets");
+  const bytes = sets[0]!.byteLength;
+  if (sets.some((s) => s.byteLength !== bytes)) {
+    throw new RangeError("Dense sets of different universes cannot be intersected");
+  }
+  const words = sets.map((s) => new Uint32Array(s.buffer, s.byteOffset, bytes >>> 2));
+  const capacity = Math.min(...sets.map((s) => s.byteLength * 2));
+  const ids = new Uint32Array(capacity);
+  const levels = new Uint8Array(capacity);
+  let n = 0;
+  const emit = (id: number, level: number) => {
+    if ((flags[id]! & mask) === value) {
+      ids[n] = id;
+      levels[n++] = level;
+    }
+  };
+  const first = words[0]!, second = words[1] ?? first, rest = words.slice(2);
+  const whole = first.length;
+  for (let w = 0; w < whole; w++) {
+    const a = first[w]!;
+    if (a === 0) continue;
+    const b = second[w]!;
+    let shared = present(a) & present(b);
+    for (let s = 0; s < rest.length && shared !== 0; s++) shared &= present(rest[s]![w]!);
+    while (shared !== 0) {
+      // The lowest id left: its nibble's bit 0.
+      const low = shared & -shared;
+      shared ^= low;
+      const shift = 31 - Math.clz32(low);
+      const id = (w << 3) + (shift >>> 2);
+      if ((flags[id]! & mask) !== value) continue;
+      let worst = (a >>> shift) & 15;
+      const mb = (b >>> shift) & 15;
+      if (mb > worst) worst = mb;
+      for (let s = 0; s < rest.length; s++) {
+        const mark = (rest[s]![w]! >>> shift) & 15;
+        if (mark > worst) worst = mark;
+      }
+      ids[n] = id;
+      levels[n++] = worst - 1;
+    }
+  }
+  // The bytes after the last whole word (when the byte length is not a multiple of 4).
+  for (let id = whole << 3; id < bytes << 1; id++) {
+    let worst = 0;
+    for (const s of sets) {
+      const mark = nibbleAt(s, id);
+      if (mark === 0) {
+        worst = 0;
+        break;
+      }
+      if (mark > worst) worst = mark;
+    }
+    if (worst !== 0) emit(id, worst - 1);
+  }
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
+}
+
 /**
  * Candidates also in the word set, each at the worse of its level and the
  * word's.
