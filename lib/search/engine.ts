@@ -1106,18 +1106,31 @@ function browse(query: SearchQuery, ctx: EngineContext): SearchPage {
 
 const ALL_FACETS: readonly FacetName[] = ["state", "taxonomy", "entity_type", "sex", "city"];
 
-function top(
-  counts: Uint32Array | Map<number, number>,
-  name: (v: number) => string,
-): { value: string; count: number }[] {
-  const entries: [number, number][] = counts instanceof Map
-    ? [...counts]
-    : Array.from(counts, (c, v) => [v, c] as [number, number]).filter(([, c]) => c > 0);
-  return entries
-    .filter(([v]) => v !== 0)
-    .map(([v, count]) => ({ value: name(v), count }))
-    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
-    .slice(0, FACET_SIZE);
+/** Whether facet entry `a` is listed before `b`: more providers first, then by value. */
+function before(a: { value: string; count: number }, b: { value: string; count: number }) {
+  return a.count > b.count || (a.count === b.count && a.value < b.value);
+}
+
+/**
+ * The {@linkcode FACET_SIZE} values with most providers (value 0, none, left
+ * out), by count then value: one pass over the counts keeping the best so
+ * far in order, so that only values that may enter it are named (a city
+ * facet counts over some 30,000 city numbers).
+ */
+function top(counts: Uint32Array, name: (v: number) => string): { value: string; count: number }[] {
+  const best: { value: string; count: number }[] = [];
+  for (let v = 1; v < counts.length; v++) {
+    const count = counts[v]!;
+    if (count === 0) continue;
+    if (best.length === FACET_SIZE && count < best[FACET_SIZE - 1]!.count) continue;
+    const entry = { value: name(v), count };
+    let at = best.length;
+    while (at > 0 && before(entry, best[at - 1]!)) at--;
+    if (at >= FACET_SIZE) continue;
+    best.splice(at, 0, entry);
+    if (best.length > FACET_SIZE) best.pop();
+  }
+  return best;
 }
 
 function facetCounts(
