@@ -131,6 +131,7 @@ if (import.meta.main) {
       const timed = mixed.map(run);
       report(`mix of ${classes.join(", ")}`, timed);
       console.log(`  ${(timed.length / ((clock() - t0) / 1000)).toFixed(0)} searches/s`);
+      console.log("caches", JSON.stringify(store.cacheCounters()));
       if (args.dump) await Deno.writeTextFile(args.dump, answers.join("\n") + "\n");
       return await Promise.resolve();
     }
@@ -141,5 +142,6 @@ if (import.meta.main) {
       console.log(`  ${(timed.length / ((clock() - t0) / 1000)).toFixed(0)} searches/s`);
     }
     if (args.dump) await Deno.writeTextFile(args.dump, answers.join("\n") + "\n");
+    console.log("caches", JSON.stringify(store.cacheCounters()));
   }, USAGE);
 }
