@@ -152,15 +152,23 @@ Deno.test("[word sets] dense unions intersected in one pass agree with listing a
     // The engine's other path: the first set's ids listed (flag test applied), the rest looked up.
     let want = wordSetIds(words[0]!, flags, mask, value);
     for (const w of words.slice(1)) want = intersectWordSet(want, w);
-    const nibbles = words.map((w) => w.kind === "dense" ? w.nibbles : new Uint8Array(0));
-    const got = intersectDense(nibbles, flags, mask, value);
+    const got = intersectDense(
+      words.flatMap((w) => w.kind === "dense" ? [w] : []),
+      flags,
+      mask,
+      value,
+    );
     assertEquals(plain(got), plain(want), `${words.length} sets over ${universe} ids`);
     compared++;
   }
   assert(compared >= 8, `only ${compared} rounds had two dense sets or more`);
-  assertThrows(() =>
-    intersectDense([new Uint8Array(4), new Uint8Array(8)], new Uint8Array(16), 0, 0)
-  );
+  const universes = [8, 16].map((u) => ({
+    kind: "dense" as const,
+    nibbles: new Uint8Array(u / 2),
+    size: 0,
+    bytes: u / 2,
+  }));
+  assertThrows(() => intersectDense(universes, new Uint8Array(16), 0, 0), RangeError);
 });
 
 /**

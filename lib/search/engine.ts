@@ -506,14 +506,14 @@ function matchWords(
   const union = wordUnion(driver, ctx, recurring);
   // Further words as common (`health care`): their dense unions are intersected with the
   // driver's in one pass, eight ids at a time, instead of listing the driver's millions of ids.
-  const dense = union.kind === "dense" ? [union.nibbles] : [];
+  const dense = union.kind === "dense" ? [union] : [];
   let from = 1;
   for (; dense.length > 0 && from < words.length; from++) {
     const word = words[from]!;
     const common = word.set ??
       (word.size * DENSE_FRACTION >= universe ? wordUnion(word, ctx, true) : undefined);
     if (common?.kind !== "dense") break;
-    dense.push(common.nibbles);
+    dense.push(common);
   }
   // A sparse union narrowed further is read as it is (each step makes new arrays), and the flag
   // test is left for the few that remain; otherwise the test makes the copy the caller edits.

@@ -118,34 +118,36 @@ function present(x: number): number {
 }
 
 /**
- * The ids in every one of the dense sets (their nibbles, over the same
- * universe) whose byte in `flags` passes `(flags[id] & mask) === value`,
- * each at the worst of its levels, as new arrays: one pass over the sets
- * eight ids at a time, skipping the words where they share no id, instead
- * of listing the first set's ids and looking each up in the others.
+ * The ids in every one of the dense sets (over the same universe) whose
+ * byte in `flags` passes `(flags[id] & mask) === value`, each at the worst
+ * of its levels, as new arrays sized by the smallest set: one pass over the
+ * sets eight ids at a time, skipping the words where they share no id,
+ * instead of listing the first set's ids and looking each up in the others.
  *
  * @example
  * ```ts
  * const a = buildWordSet([{ list: Uint32Array.of(2, 5), level: 1 }], 8);
  * const b = buildWordSet([{ list: Uint32Array.of(5, 6), level: 3 }], 8);
  * if (a.kind === "dense" && b.kind === "dense") {
- *   intersectDense([a.nibbles, b.nibbles], new Uint8Array(8), 0, 0); // { ids: [5], levels: [3] }
+ *   intersectDense([a, b], new Uint8Array(8), 0, 0); // { ids: [5], levels: [3] }
  * }
  * ```
  */
 export function intersectDense(
-  sets: readonly Uint8Array[],
+  dense: readonly Extract<WordSet, { kind: "dense" }>[],
   flags: Uint8Array,
   mask: number,
   value: number,
 ): Leveled {
-  if (sets.length === 0) throw new RangeError("Cannot intersect no dense sets");
+  if (dense.length === 0) throw new RangeError("Cannot intersect no dense sets");
+  const sets = dense.map((d) => d.nibbles);
   const bytes = sets[0]!.byteLength;
   if (sets.some((s) => s.byteLength !== bytes)) {
     throw new RangeError("Dense sets of different universes cannot be intersected");
   }
   const words = sets.map((s) => new Uint32Array(s.buffer, s.byteOffset, bytes >>> 2));
-  const capacity = Math.min(...sets.map((s) => s.byteLength * 2));
+  // No more ids than the smallest set holds (a set's size counts its ids, whatever their flags).
+  const capacity = Math.min(...dense.map((d) => d.size));
   const ids = new Uint32Array(capacity);
   const levels = new Uint8Array(capacity);
   let n = 0;
