@@ -38,7 +38,7 @@ import {
 } from "./text_query.ts";
 import { applyHints, hintParts, type NpiIds, splitWords } from "./hints.ts";
 import { HINT, hintKinds } from "./hint_words.ts";
-import { RANK_KEYS, rankKey, scoreOfKey, SUB, subOfKey, TIER } from "./scores.ts";
+import { rankKey, scoreOfKey, SUB, subOfKey, TIER } from "./scores.ts";
 import { ByteLru } from "../lru.ts";
 import {
   FilterCache,
@@ -70,6 +70,7 @@ import {
   sortByDistance,
 } from "./distance_page.ts";
 import { extraFilterList, keepUpdated } from "./extra_filters.ts";
+import { type LeveledSet, levelPositions, sortByLevel } from "./level_page.ts";
 import { nearestPage } from "./nearest.ts";
 import { browseUpdated } from "./updated_browse.ts";
 import type { SearchIndex } from "../index/reader.ts";
@@ -172,8 +173,9 @@ interface ResultSet {
   facets: Facets | undefined;
   bytes: number;
   /**
-   * Left in candidate order (a distance order no page has needed whole yet):
-   * a first page is selected from it, a deeper one sorts it (`distance_page.ts`).
+   * Left in candidate order (a relevance or distance order no page has
+   * needed whole yet): a first page is selected from it, a deeper one sorts
+   * it (`level_page.ts`, `distance_page.ts`).
    */
   unsorted?: boolean;
 }
@@ -816,28 +818,21 @@ function candidatesNear(
 }
 
 function sortResults(query: SearchQuery, set: Leveled, distances: Float64Array | null): ResultSet {
-  const n = set.ids.length;
   const byLevel = query.sort === "relevance";
   const byDistance = query.sort === "distance" || (byLevel && distances !== null);
   if (byLevel && !byDistance) {
-    // Counting sort by level keeps id order within each level.
-    const counts = new Uint32Array(RANK_KEYS + 1);
-    const inIds = set.ids, inLevels = set.levels;
-    for (let i = 0; i < n; i++) counts[inLevels[i]! + 1]!++;
-    for (let l = 1; l < counts.length; l++) counts[l]! += counts[l - 1]!;
-    const ids = new Uint32Array(n), levels = new Uint8Array(n);
-    for (let i = 0; i < n; i++) {
-      const level = inLevels[i]!;
-      const at = counts[level]!++;
-      ids[at] = inIds[i]!;
-      levels[at] = level;
-    }
+    // Not sorted now: most searches look at their first page only (`level_page.ts`). The arrays
+    // are the caller's own; copied only when they are views of much larger ones.
+    const owned = (a: Uint32Array | Uint8Array) => a.buffer.byteLength > 2 * a.byteLength;
+    const ids = owned(set.ids) ? set.ids.slice() : set.ids;
+    const levels = owned(set.levels) ? set.levels.slice() : set.levels;
     return {
       ids,
       levels,
       distances: null,
       facets: undefined,
       bytes: ids.byteLength + levels.byteLength + 64,
+      unsorted: true,
     };
   } else if (byDistance) {
     // Not sorted now: most searches around a point look at their first page only.
@@ -921,11 +916,17 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
   let positions: Uint32Array | null = null;
   if (result.unsorted) {
     const byLevel = query.sort === "relevance";
-    const set = result as DistanceSet;
-    if (!query.cursor && query.offset + query.limit <= MAX_SELECTED) {
-      positions = nearestPositions(set, byLevel, query.offset, query.limit);
-    } else {
-      result = { ...result, ...sortByDistance(set, byLevel), unsorted: false };
+    const selected = !query.cursor && query.offset + query.limit <= MAX_SELECTED;
+    if (result.distances) {
+      const set = result as DistanceSet;
+      if (selected) positions = nearestPositions(set, byLevel, query.offset, query.limit);
+      else {
+        result = { ...result, ...sortByDistance(set, byLevel), unsorted: false };
+        ctx.cache.set(key, result);
+      }
+    } else if (selected) positions = levelPositions(result.levels!, query.offset, query.limit);
+    else {
+      result = { ...result, ...sortByLevel(result as LeveledSet), unsorted: false };
       ctx.cache.set(key, result);
     }
   }
