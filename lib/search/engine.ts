@@ -11,8 +11,10 @@
  * credentials, states, ZIPs, NPIs, initials: `hints.ts`) are then looked
  * up for those candidates only, and each result gets a rank key (tier,
  * level, hint fit: `scores.ts`). The rules are described in docs/search.md.
- * Results are sorted once and kept in a small cache, so paging through them
- * costs only the page. Browsing with no list filter walks ids (name ranks)
+ * A first page is selected from the results without sorting them (by rank
+ * key: `level_page.ts`; by distance: `distance_page.ts`); a cursor or a
+ * deeper offset sorts them once, and the set is kept in a small cache, so
+ * paging on costs only the page. Browsing with no list filter walks ids (name ranks)
  * and stops at the page.
  *
  * @module
