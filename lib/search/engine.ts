@@ -824,10 +824,10 @@ function sortResults(query: SearchQuery, set: Leveled, distances: Float64Array |
   const byDistance = query.sort === "distance" || (byLevel && distances !== null);
   if (byLevel && !byDistance) {
     // Not sorted now: most searches look at their first page only (`level_page.ts`). The arrays
-    // are the caller's own; copied only when they are views of much larger ones.
-    const owned = (a: Uint32Array | Uint8Array) => a.buffer.byteLength > 2 * a.byteLength;
-    const ids = owned(set.ids) ? set.ids.slice() : set.ids;
-    const levels = owned(set.levels) ? set.levels.slice() : set.levels;
+    // are the caller's own; copied only when they are views of much larger ones (kept whole).
+    const oversized = (a: Uint32Array | Uint8Array) => a.buffer.byteLength > 2 * a.byteLength;
+    const ids = oversized(set.ids) ? set.ids.slice() : set.ids;
+    const levels = oversized(set.levels) ? set.levels.slice() : set.levels;
     return {
       ids,
       levels,

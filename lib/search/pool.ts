@@ -316,7 +316,7 @@ export class SearchPool {
         timer: undefined,
         caches: {},
         mailbox: null,
-        cancel: new Int32Array(new SharedArrayBuffer(4)),
+        cancel: undefined!,
       };
       pool.#slots.push(slot);
       opened.push(pool.#spawn(slot));
@@ -787,14 +787,15 @@ export class SearchPool {
     Atomics.store(slot.cancel, 0, task.id);
     Atomics.notify(slot.cancel, 0);
     clearTimeout(slot.timer);
+    const graceMs = this.#options.stopGraceMs ?? STOP_GRACE_MS;
     slot.timer = setTimeout(() => {
       if (slot.task !== task) return;
       this.#options.log?.warn("search did not stop when abandoned; replacing its worker", {
         ms: task.job ? Math.round(clock() - task.job.startedAt) : undefined,
-        grace_ms: this.#options.stopGraceMs ?? STOP_GRACE_MS,
+        grace_ms: graceMs,
       });
       this.#fail(slot, new DeadlineError());
-    }, this.#options.stopGraceMs ?? STOP_GRACE_MS);
+    }, graceMs);
   }
 
   /** Rejects queued tasks whose deadline has passed. */

@@ -151,12 +151,6 @@ export function intersectDense(
   const ids = new Uint32Array(capacity);
   const levels = new Uint8Array(capacity);
   let n = 0;
-  const emit = (id: number, level: number) => {
-    if ((flags[id]! & mask) === value) {
-      ids[n] = id;
-      levels[n++] = level;
-    }
-  };
   const first = words[0]!, second = words[1] ?? first, rest = words.slice(2);
   const whole = first.length;
   for (let w = 0; w < whole; w++) {
@@ -194,7 +188,10 @@ export function intersectDense(
       }
       if (mark > worst) worst = mark;
     }
-    if (worst !== 0) emit(id, worst - 1);
+    if (worst !== 0 && (flags[id]! & mask) === value) {
+      ids[n] = id;
+      levels[n++] = worst - 1;
+    }
   }
   return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
 }
