@@ -30,6 +30,7 @@ import {
   type ResultRecord,
   shuffle,
 } from "./cold.ts";
+import { memorySplit } from "./proc.ts";
 
 const USAGE =
   "Usage: deno run -A bench/profile.ts --db FILE [--classes A,B] [--paths N] [--pages N] [--seed S] [--mix] [--dump FILE]";
@@ -65,6 +66,19 @@ function summary(values: number[]): string {
   }`;
 }
 
+/** Prints this process's anonymous and mapped memory and V8's heap, in MB. */
+async function printMemory(when: string): Promise<void> {
+  const split = await memorySplit(Deno.pid);
+  const { heapUsed, external } = Deno.memoryUsage();
+  const mb = (bytes: number) => Math.round(bytes / 1048576);
+  console.log(
+    `memory ${when}: ${split?.anonymous_mb ?? "?"} MB anonymous, ${
+      split?.file_mb ?? "?"
+    } MB mapped; ` +
+      `V8 heap ${mb(heapUsed)} MB, external ${mb(external)} MB`,
+  );
+}
+
 if (import.meta.main) {
   await runCli(async () => {
     const args = parseCli(Deno.args, {
@@ -73,6 +87,7 @@ if (import.meta.main) {
     });
     const store = openSearchableStore(args.db ?? "data/providers.db");
     while (store.warm());
+    await printMemory("after opening and warming");
     const specialties = specialtyIndex(store);
     const pathsPer = Number(args.paths ?? 2000);
     const seed = Number(args.seed ?? 11);
@@ -132,6 +147,7 @@ if (import.meta.main) {
       report(`mix of ${classes.join(", ")}`, timed);
       console.log(`  ${(timed.length / ((clock() - t0) / 1000)).toFixed(0)} searches/s`);
       console.log("caches", JSON.stringify(store.cacheCounters()));
+      await printMemory("after the mix");
       if (args.dump) await Deno.writeTextFile(args.dump, answers.join("\n") + "\n");
       return await Promise.resolve();
     }

@@ -151,3 +151,20 @@ Deno.test("[store] a missing or short index column fails at open, not in a searc
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("[store] state counts, read without the lists, agree with the state column", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = await searchFixtureDatabase(dir);
+  const store = openSearchableStore(path);
+  try {
+    const index = store.index;
+    const counted = new Array<number>(index.states.length).fill(0);
+    for (let id = 1; id <= index.size; id++) counted[index.state[id]!]!++;
+    counted[0] = 0; // no state: not a filter value
+    assert(counted.filter((n) => n > 0).length > 1, "the fixture has several states");
+    assertEquals(index.states.map((_, value) => index.stateCount(value)), counted);
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -25,9 +25,11 @@ import {
   wordSetIds,
 } from "../lib/search/word_sets.ts";
 import {
+  columnFilter,
   FILTER_BITS_MIN_IDS,
   filterLeveledBy,
   filterList,
+  idsFilter,
   intersectFilters,
 } from "../lib/search/filter_lists.ts";
 import { Rng } from "../lib/demo/prng.ts";
@@ -267,7 +269,7 @@ Deno.test("[filter lists] bitmaps and galloping give the same intersections", ()
     const short = randomList(rng, 20 + rng.int(5000), universe);
     const withBits = filterList(long, universe);
     assertEquals(withBits.bits !== null, true);
-    const plainLong = { ids: long, bits: null, bytes: 0 };
+    const plainLong = idsFilter(long);
     const inLong = new Set(long);
     const want = [...short].filter((id) => inLong.has(id));
     assertEquals([...intersectFilters([withBits, filterList(short, universe)])], want);
@@ -280,6 +282,41 @@ Deno.test("[filter lists] bitmaps and galloping give the same intersections", ()
     assertEquals(plain(filterLeveledBy(leveled, withBits)).map(([id]) => id), want);
   }
   assertThrows(() => intersectFilters([]), RangeError);
+});
+
+Deno.test("[filter lists] a column filter agrees with its list, whether it drives or tests", () => {
+  const rng = new Rng(43);
+  const universe = 200_000;
+  const values = new Uint8Array(universe);
+  for (let id = 1; id < universe; id++) values[id] = rng.int(60);
+  for (const passing of [[7], [3, 11, 59], [60]]) {
+    const pass = new Uint8Array(256);
+    for (const v of passing) pass[v] = 1;
+    const listed: number[] = [];
+    for (let id = 1; id < universe; id++) if (pass[values[id]!]) listed.push(id);
+    let reads = 0;
+    const column = columnFilter({ values, pass }, listed.length, () => {
+      reads++;
+      return Uint32Array.from(listed);
+    });
+    const asList = filterList(Uint32Array.from(listed), universe);
+    for (const length of [5, 300, 20_000, 150_000]) {
+      const other = filterList(randomList(rng, length, universe), universe);
+      assertEquals(
+        [...intersectFilters([column, other])],
+        [...intersectFilters([asList, other])],
+        `${passing} with ${length} others`,
+      );
+      const leveled = { ids: other.ids, levels: Uint8Array.from(other.ids, (id) => id % 15) };
+      assertEquals(
+        plain(filterLeveledBy(leveled, column)),
+        plain(filterLeveledBy(leveled, asList)),
+      );
+    }
+    // Read only when it is the shortest: never for one state among sixty against 5-20,000 ids.
+    assertEquals(reads > 0, listed.length < 150_000, `${passing}: read ${reads} times`);
+    assertEquals(reads <= 1, true, "read once at most");
+  }
 });
 
 Deno.test("[word sets] a shared cache hands its sets over in shared memory, once", () => {

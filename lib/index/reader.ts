@@ -83,10 +83,12 @@ export class SearchIndex {
   #updated: Uint16Array | null = null;
   readonly #blob: StatementSync;
   readonly #codeRows: StatementSync;
+  readonly #lengths: StatementSync;
   readonly #get: StatementSync;
   readonly #range: StatementSync;
   readonly #cache: ByteLru<Uint32Array>;
   readonly #flagCounts = new Map<number, number>();
+  #stateCounts: Uint32Array | null = null;
   readonly #shared: boolean;
   /** Lazy columns' bytes as read or adopted, by name. */
   readonly #bytes: ColumnBytes = {};
@@ -137,6 +139,7 @@ export class SearchIndex {
       }
     }
     this.#get = db.prepare("SELECT ids FROM posting WHERE field = ? AND term = ?");
+    this.#lengths = db.prepare("SELECT term, length(ids) AS bytes FROM posting WHERE field = ?");
     this.#codeRows = db.prepare(
       "SELECT field, term, length(ids) AS bytes FROM posting WHERE field IN (?, ?)",
     );
@@ -354,6 +357,25 @@ export class SearchIndex {
       this.#flagCounts.set(key, n);
     }
     return n;
+  }
+
+  /**
+   * How many providers practise in state number `value` (into
+   * {@linkcode states}): the lengths of the states' posting lists, read
+   * for every state at once on first use without reading the lists.
+   */
+  stateCount(value: number): number {
+    if (!this.#stateCounts) {
+      const counts = new Uint32Array(this.states.length);
+      const numbers = new Map(this.states.map((s, i) => [s, i]));
+      for (const row of this.#lengths.all(FIELD.state)) {
+        const { term, bytes } = row as { term: string; bytes: number };
+        const at = numbers.get(term) ?? 0;
+        if (at > 0) counts[at] = bytes / 4;
+      }
+      this.#stateCounts = counts;
+    }
+    return this.#stateCounts[value] ?? 0;
   }
 
   /** Whether provider `id` is active. */

@@ -43,10 +43,12 @@ import { HINT, hintKinds } from "./hint_words.ts";
 import { rankKey, scoreOfKey, SUB, subOfKey, TIER } from "./scores.ts";
 import { ByteLru } from "../lru.ts";
 import {
+  columnFilter,
   FilterCache,
   filterLeveledBy,
   type FilterList,
   filterList,
+  idsFilter,
   intersectFilter,
   intersectFilters,
 } from "./filter_lists.ts";
@@ -258,6 +260,26 @@ export function addressIds(index: SearchIndex, addresses: readonly AddressMatch[
 }
 
 /**
+ * The filter of a practice state (or several), tested on the state column;
+ * the states' lists are read only if it drives the query.
+ */
+function stateFilter(states: readonly string[], index: SearchIndex): FilterList {
+  const pass = new Uint8Array(256);
+  let size = 0;
+  for (const state of states) {
+    const value = index.states.indexOf(state);
+    if (value <= 0 || pass[value] === 1) continue;
+    pass[value] = 1;
+    size += index.stateCount(value);
+  }
+  return columnFilter(
+    { values: index.state, pass },
+    size,
+    () => unionAll(states.map((s) => index.list(FIELD.state, s)), index.size + 1),
+  );
+}
+
+/**
  * The list filters of a query (all must hold). Long unions are cached with a
  * bitmap. The candidates of `query.places` whose records must confirm them
  * are put in `unsure.ids`.
@@ -270,7 +292,9 @@ function listFilters(
   const { index, db } = ctx;
   const universe = index.size + 1;
   const lists: FilterList[] = [];
-  const plain = (ids: Uint32Array) => lists.push({ ids, bits: null, bytes: ids.byteLength });
+  const plain = (ids: Uint32Array) => lists.push(idsFilter(ids));
+  const union = (field: number, terms: readonly string[]) => () =>
+    unionAll(terms.map((t) => index.list(field, t)), universe);
   const cached = (key: string, make: () => Uint32Array) => {
     let list = ctx.filterLists?.get(key);
     if (!list) {
@@ -279,8 +303,6 @@ function listFilters(
     }
     lists.push(list);
   };
-  const union = (field: number, terms: readonly string[]) => () =>
-    unionAll(terms.map((t) => index.list(field, t)), universe);
   if (query.npis) {
     const slots = query.npis.map(() => "?").join(",");
     const rows = db.prepare(`SELECT id FROM provider_npi WHERE npi IN (${slots}) ORDER BY id`).all(
@@ -290,7 +312,7 @@ function listFilters(
     }[];
     plain(Uint32Array.from(rows, (r) => r.id));
   }
-  if (query.states) cached(`state:${query.states}`, union(FIELD.state, query.states));
+  if (query.states) lists.push(stateFilter(query.states, index));
   if (query.cities) {
     const cities = query.cities;
     cached(`city:${cities}`, () =>
@@ -528,7 +550,7 @@ function matchWords(
     ? union.set
     : wordSetIds(union, ctx.index.flags, test.mask, test.value);
   if (boxes) set = keepInBoxes(set, boxes, ctx.index);
-  for (const f of filters.sort((a, b) => a.ids.length - b.ids.length)) {
+  for (const f of filters.sort((a, b) => a.size - b.size)) {
     if (set.ids.length === 0) break;
     set = filterLeveledBy(set, f);
   }
@@ -796,7 +818,11 @@ function candidatesNear(
 ): Uint32Array {
   const { index } = ctx;
   const cells = boundingBoxes(query.near!).flatMap((b) => cellsIn(b));
-  const narrow = filters.length ? intersectFilters(filters) : null;
+  // One long filter over a small area is tested on the area's ids, its own list not read.
+  const alone = filters.length === 1 && cells.length <= 400 && filters[0]!.size >= 20_000
+    ? filters[0]!
+    : null;
+  const narrow = filters.length && !alone ? intersectFilters(filters) : null;
   if (narrow && (cells.length > 400 || narrow.length < 20_000)) return narrow;
   if (cells.length > 4000) {
     // A very large area: scan the coordinate columns within the bounding box.
@@ -813,6 +839,7 @@ function candidatesNear(
     return Uint32Array.from(out);
   }
   const around = unionAll(cells.map((c) => index.list(FIELD.cell, String(c))), index.size + 1);
+  if (alone) return intersectFilter(around, alone);
   if (!narrow) return around;
   return filters.length === 1
     ? intersectFilter(around, filters[0]!)

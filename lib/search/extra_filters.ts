@@ -14,7 +14,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { ExtraFilter } from "./query.ts";
-import { type FilterCache, type FilterList, filterList } from "./filter_lists.ts";
+import { type FilterCache, type FilterList, filterList, idsFilter } from "./filter_lists.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { FIELD } from "../index/fields.ts";
 import { MAX_DAY, monthDays } from "../index/updated.ts";
@@ -155,7 +155,7 @@ export function extraFilterList(filter: ExtraFilter, ctx: ExtraFilterContext): F
   const universe = ctx.index.size + 1;
   if (filter.kind === "terms") {
     const ids = unionAll(filter.terms.map((t) => ctx.index.list(filter.field, t)), universe);
-    return { ids, bits: null, bytes: ids.byteLength };
+    return idsFilter(ids);
   }
   const key = `extra:${JSON.stringify(filter)}`;
   const hit = ctx.filterLists?.get(key);

@@ -6,6 +6,12 @@
  * and ZIP it is combined with, and testing a candidate against its bitmap
  * is one read where galloping through the list is many.
  *
+ * A filter on a byte the index holds for every provider (the state) needs
+ * no list: it is tested on that column, and its list read only when it is
+ * the shortest of a query's filters. A state's list is up to a million ids,
+ * read and turned into a bitmap for each search otherwise, however few
+ * candidates it then tests.
+ *
  * @module
  */
 import { filterLeveled, intersect, keepInBits, type Leveled } from "../index/sorted.ts";
@@ -13,9 +19,57 @@ import { ByteLru } from "../lru.ts";
 
 /** A filter's sorted ids, and a bitmap of them (bit `id`) when the list is long. */
 export interface FilterList {
-  ids: Uint32Array;
+  /** The ids that pass, ascending (read on first use for a column filter). */
+  readonly ids: Uint32Array;
+  /** How many ids pass: `ids.length`, known before the list is read. */
+  readonly size: number;
   bits: Uint32Array | null;
+  /** For a filter on a byte column: the test, made id by id instead of reading `ids`. */
+  readonly column?: ColumnTest;
   bytes: number;
+}
+
+/** Which providers pass a filter: those whose value in a byte column passes. */
+export interface ColumnTest {
+  /** One value a provider id. */
+  values: Uint8Array;
+  /** 1 at each value that passes, 0 elsewhere (256 entries). */
+  pass: Uint8Array;
+}
+
+/**
+ * A filter answered by a byte column: `size` providers pass, whose sorted
+ * ids `read` lists when the filter must drive a query (it is the shortest).
+ *
+ * @example
+ * ```ts
+ * const pass = new Uint8Array(256);
+ * pass[2] = 1;
+ * const values = Uint8Array.of(0, 2, 1, 2);
+ * const f = columnFilter({ values, pass }, 2, () => Uint32Array.of(1, 3));
+ * intersectFilter(Uint32Array.of(1, 2), f); // [1]
+ * ```
+ */
+export function columnFilter(
+  test: ColumnTest,
+  size: number,
+  read: () => Uint32Array,
+): FilterList {
+  let ids: Uint32Array | null = null;
+  return {
+    get ids() {
+      return ids ??= read();
+    },
+    size,
+    bits: null,
+    column: test,
+    bytes: 0,
+  };
+}
+
+/** A plain filter of sorted ids, without a bitmap. */
+export function idsFilter(ids: Uint32Array): FilterList {
+  return { ids, size: ids.length, bits: null, bytes: ids.byteLength };
 }
 
 /** Lists this long or longer get a bitmap (and are worth caching). */
@@ -34,13 +88,13 @@ export class FilterCache extends ByteLru<FilterList> {}
  * ```
  */
 export function filterList(ids: Uint32Array, universe: number): FilterList {
-  if (ids.length < FILTER_BITS_MIN_IDS) return { ids, bits: null, bytes: ids.byteLength };
+  if (ids.length < FILTER_BITS_MIN_IDS) return idsFilter(ids);
   const bits = new Uint32Array((universe >>> 5) + 1);
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
     bits[id >>> 5]! |= 1 << (id & 31);
   }
-  return { ids, bits, bytes: ids.byteLength + bits.byteLength };
+  return { ids, size: ids.length, bits, bytes: ids.byteLength + bits.byteLength };
 }
 
 /** The ids of `ids` whose bit is set. */
@@ -54,14 +108,40 @@ function keepBits(ids: Uint32Array, bits: Uint32Array): Uint32Array {
   return out.subarray(0, n);
 }
 
+/** The ids of `ids` whose value in the column passes. */
+function keepPassing(ids: Uint32Array, { values, pass }: ColumnTest): Uint32Array {
+  const out = new Uint32Array(ids.length);
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (pass[values[id]!] === 1) out[n++] = id;
+  }
+  return out.subarray(0, n);
+}
+
+/** The entries of a leveled list (with their levels) whose value in the column passes. */
+function keepPassingLeveled(set: Leveled, { values, pass }: ColumnTest): Leveled {
+  const ids = new Uint32Array(set.ids.length);
+  const levels = new Uint8Array(set.ids.length);
+  let n = 0;
+  for (let i = 0; i < set.ids.length; i++) {
+    const id = set.ids[i]!;
+    if (pass[values[id]!] === 1) {
+      ids[n] = id;
+      levels[n++] = set.levels[i]!;
+    }
+  }
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
+}
+
 /**
- * The ids in `ids` and in the filter: by the filter's bitmap when it has
- * one, else by galloping intersection.
+ * The ids in `ids` and in the filter: by the filter's column or bitmap when
+ * it has one and `ids` is the shorter, else by galloping intersection.
  */
 export function intersectFilter(ids: Uint32Array, filter: FilterList): Uint32Array {
-  return filter.bits && ids.length <= filter.ids.length
-    ? keepBits(ids, filter.bits)
-    : intersect(ids, filter.ids);
+  if (ids.length > filter.size) return intersect(ids, filter.ids);
+  if (filter.column) return keepPassing(ids, filter.column);
+  return filter.bits ? keepBits(ids, filter.bits) : intersect(ids, filter.ids);
 }
 
 /**
@@ -75,7 +155,7 @@ export function intersectFilter(ids: Uint32Array, filter: FilterList): Uint32Arr
  */
 export function intersectFilters(filters: readonly FilterList[]): Uint32Array {
   if (filters.length === 0) throw new RangeError("Cannot intersect no filters");
-  const sorted = [...filters].sort((a, b) => a.ids.length - b.ids.length);
+  const sorted = [...filters].sort((a, b) => a.size - b.size);
   let out = sorted[0]!.ids;
   for (let i = 1; i < sorted.length && out.length > 0; i++) out = intersectFilter(out, sorted[i]!);
   return out;
@@ -83,7 +163,9 @@ export function intersectFilters(filters: readonly FilterList[]): Uint32Array {
 
 /** The entries of a leveled list whose id is in the filter. */
 export function filterLeveledBy(set: Leveled, filter: FilterList): Leveled {
-  const bits = filter.bits;
-  if (bits && set.ids.length <= filter.ids.length) return keepInBits(set, bits);
+  if (set.ids.length <= filter.size) {
+    if (filter.column) return keepPassingLeveled(set, filter.column);
+    if (filter.bits) return keepInBits(set, filter.bits);
+  }
   return filterLeveled(set, filter.ids);
 }
