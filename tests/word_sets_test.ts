@@ -217,12 +217,15 @@ Deno.test("[word sets] codes looked up in the code columns agree with their post
     const universe = 2000 + rng.int(3000);
     const columns = randomCodeColumns(rng, universe, 40);
     const codes = new CodeMatch(columns);
+    let best = 255;
     for (let k = 0; k < 1 + rng.int(8); k++) {
       const primary = rng.int(15);
       // A code added twice keeps its best levels.
       codes.add(`C${rng.int(39)}`, primary, primary + rng.int(2));
+      best = Math.min(best, primary);
     }
     codes.add("not a code", 0, 0);
+    assertEquals(codes.bestLevel, best, "the best level of the codes there are");
     const parts = randomParts(rng, rng.int(4), universe, 1500);
     const candidates = unionLeveled([
       { list: randomList(rng, rng.chance(0.5) ? 40 : 1500, universe), level: rng.int(15) },

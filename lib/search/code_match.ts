@@ -33,6 +33,7 @@ export class CodeMatch {
   readonly #other: Uint8Array;
   readonly #numbers: number[] = [];
   #size = 0;
+  #best = NONE;
 
   constructor(index: CodeColumns) {
     this.#index = index;
@@ -53,6 +54,12 @@ export class CodeMatch {
     }
     this.#primary[n] = Math.min(this.#primary[n]!, primary);
     this.#other[n] = Math.min(this.#other[n]!, other);
+    this.#best = Math.min(this.#best, primary, other);
+  }
+
+  /** The best level any provider can match the codes at (255 with no code). */
+  get bestLevel(): number {
+    return this.#best;
   }
 
   /** The length of the codes' posting lists in all (at least the providers they match). */

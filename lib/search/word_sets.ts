@@ -324,15 +324,27 @@ export function probeWord(
   const ids = new Uint32Array(inIds.length);
   const levels = new Uint8Array(inIds.length);
   let n = 0;
+  // Parts better than every code are probed first: a candidate found there needs no code lookup.
+  const codeBest = codeLevel ? codes!.bestLevel : NO_LEVEL;
   for (let i = 0; i < inIds.length; i++) {
     const v = inIds[i]!;
-    let best = codeLevel ? codeLevel(v) : NO_LEVEL;
-    for (let p = 0; p < probes.length; p++) {
-      const probe = probes[p]!;
-      if (probe.level >= best) break;
-      if (probeHolds(probe, at, p, v)) {
-        best = probe.level;
+    let best = NO_LEVEL;
+    let p = 0;
+    for (; p < probes.length && probes[p]!.level < codeBest; p++) {
+      if (probeHolds(probes[p]!, at, p, v)) {
+        best = probes[p]!.level;
         break;
+      }
+    }
+    if (best === NO_LEVEL && codeLevel) {
+      best = codeLevel(v);
+      for (; p < probes.length; p++) {
+        const probe = probes[p]!;
+        if (probe.level >= best) break;
+        if (probeHolds(probe, at, p, v)) {
+          best = probe.level;
+          break;
+        }
       }
     }
     if (best !== NO_LEVEL) {
