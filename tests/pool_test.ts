@@ -127,7 +127,7 @@ Deno.test("[pool] workers share the index columns one of them read", async () =>
   const local = openSearchableStore(path);
   const pool = await SearchPool.start({ path, workers: 2, queue: 64 });
   try {
-    // Each worker warms between searches; the first to read a column hands it to the other.
+    // The first worker warms between searches and hands each column it reads to the other.
     const deadline = clock() + 20_000;
     while (pool.stats.sharedColumns < 6 && clock() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -137,6 +137,9 @@ Deno.test("[pool] workers share the index columns one of them read", async () =>
       6,
       "city, lat, lon, tax_offsets, tax_codes, tax_primary",
     );
+    // Only one worker reads them; the other waits for them (it would hold copies otherwise).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assertEquals(pool.stats.columnReads, 6, "each column read once");
     // Another index of the file (the serving thread's) takes them instead of reading copies.
     const serving = openSearchableStore(path, {
       lazyIndex: true,
@@ -168,6 +171,50 @@ Deno.test("[pool] workers share the index columns one of them read", async () =>
   } finally {
     await pool.close();
     local.close();
+  }
+});
+
+Deno.test("[pool] a worker told not to warm the columns reads none, nor any once given them", async () => {
+  const messages = (warmColumns: boolean) => {
+    const worker = new Worker(new URL("../lib/search/search_worker.ts", import.meta.url).href, {
+      type: "module",
+    });
+    const seen: string[] = [];
+    worker.onmessage = (event) => seen.push(event.data.type);
+    worker.postMessage({
+      type: "open",
+      path,
+      storeOptions: { shareColumns: true },
+      delayMs: 0,
+      pages: true,
+      columns: {},
+      warmColumns,
+    });
+    return { worker, seen };
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 400));
+  const leader = messages(true), follower = messages(false);
+  try {
+    const end = clock() + 20_000;
+    while (!(leader.seen.includes("ready") && follower.seen.includes("ready")) && clock() < end) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await settle();
+    assertEquals(leader.seen.filter((t) => t === "columns").length > 0, true, "the leader reads");
+    assertEquals(follower.seen, ["ready"], "the follower reads no column");
+    // Given every column, it has none left to read (it would share what it read).
+    const local = openSearchableStore(path, { shareColumns: true });
+    try {
+      while (local.warm());
+      follower.worker.postMessage({ type: "columns", columns: local.index.columnBytes() });
+      await settle();
+      assertEquals(follower.seen, ["ready"]);
+    } finally {
+      local.close();
+    }
+  } finally {
+    leader.worker.terminate();
+    follower.worker.terminate();
   }
 });
 
@@ -240,6 +287,7 @@ async function abandonedAtDeadline(stops: boolean): Promise<void> {
       expectedWaitMs: _w,
       waitCalibration: _c,
       sharedColumns: _shared,
+      columnReads: _reads,
       sharedWordSets: _sets,
       ...counts
     } = pool.stats;

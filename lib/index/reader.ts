@@ -45,6 +45,16 @@ const LAZY = {
   updated: { width: 2, perId: true },
 } as const;
 
+/** The columns {@linkcode SearchIndex.warm} reads, in its order. */
+const WARMED: readonly LazyColumn[] = [
+  "city",
+  "lat",
+  "lon",
+  "tax_offsets",
+  "tax_codes",
+  "tax_primary",
+];
+
 /** The name of a column read on first use (see `LAZY`). */
 export type LazyColumn = keyof typeof LAZY;
 
@@ -280,6 +290,11 @@ export class SearchIndex {
     else if (!this.#taxCodes) void this.taxCodes;
     else if (!this.#taxPrimary) void this.taxPrimary;
     return !this.#taxPrimary;
+  }
+
+  /** Whether every column {@linkcode warm} reads is read or adopted already. */
+  get columnsHeld(): boolean {
+    return WARMED.every((name) => this.#bytes[name] !== undefined);
   }
 
   /**

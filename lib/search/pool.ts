@@ -71,6 +71,12 @@ export type ToWorker =
     pages: boolean;
     /** Index columns another worker of the pool already read into shared memory. */
     columns: ColumnBytes;
+    /**
+     * Whether this worker reads the index's large columns while idle (default
+     * true). The pool's other workers wait for them in shared memory instead,
+     * so the columns are read and held once, not once a worker.
+     */
+    warmColumns?: boolean;
     /** Where to leave answers for the pool to read at once (`result_mailbox.ts`). */
     mailbox?: SharedArrayBuffer;
     /**
@@ -202,6 +208,8 @@ export interface PoolStats {
   expectedWaitMs: number;
   /** Index columns one worker read into shared memory and the others use. */
   sharedColumns: number;
+  /** Index columns read by the workers in all: one read each when only one worker warms them. */
+  columnReads: number;
   /** Word unions one worker built and handed to the others since start. */
   sharedWordSets: number;
   /** What waits estimated from service times are multiplied by (`WaitCalibration`). */
@@ -288,6 +296,7 @@ export class SearchPool {
   #retiredCaches: CacheCounters = {};
   /** Index columns read into shared memory by a worker: every other worker adopts them. */
   #columns: ColumnBytes = {};
+  #columnReads = 0;
   /** Word unions handed from one worker to the others so far. */
   #sharedWordSets = 0;
 
@@ -344,6 +353,7 @@ export class SearchPool {
       serviceDeviationMs: this.#times.overall?.deviationMs ?? 0,
       expectedWaitMs: this.#expectedWait(),
       sharedColumns: Object.keys(this.#columns).length,
+      columnReads: this.#columnReads,
       sharedWordSets: this.#sharedWordSets,
       waitCalibration: this.#calibration.factor,
     };
@@ -634,6 +644,7 @@ export class SearchPool {
           delayStops: this.#options.workerDelayStops ?? true,
           pages: this.#options.render !== undefined,
           columns: this.#columns,
+          warmColumns: this.#slots.indexOf(slot) === 0,
           mailbox: mailbox.shared,
           cancel: slot.cancel.buffer as SharedArrayBuffer,
         } satisfies ToWorker,
@@ -652,6 +663,7 @@ export class SearchPool {
   /** Keeps columns a worker read into shared memory and hands them to every other worker. */
   #share(from: Slot, columns: ColumnBytes): void {
     this.#columns = { ...this.#columns, ...columns };
+    this.#columnReads += Object.keys(columns).length;
     for (const slot of this.#slots) {
       if (slot !== from) slot.worker.postMessage({ type: "columns", columns } satisfies ToWorker);
     }

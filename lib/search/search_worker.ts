@@ -42,6 +42,8 @@ function answer(message: FromWorker & { id: number }): void {
 }
 let delayMs = 0;
 let delayStops = true;
+/** Whether warming waits for another worker's columns (see `ToWorker` `open`). */
+let waitingForColumns = false;
 let pages = false;
 let sharing = false;
 
@@ -133,7 +135,9 @@ scope.onmessage = (event) => {
         mailbox = message.mailbox ? new ResultMailbox(message.mailbox) : null;
         cancel = message.cancel ? new Int32Array(message.cancel) : null;
         scope.postMessage({ type: "ready" });
-        warmSoon();
+        // Another worker reads the large columns; this one warms the rest once they are shared.
+        waitingForColumns = message.warmColumns === false && !store.index.columnsHeld;
+        if (!waitingForColumns) warmSoon();
       } catch (error) {
         scope.postMessage({ type: "open-failed", message: messageOf(error) });
       }
@@ -184,6 +188,10 @@ scope.onmessage = (event) => {
         adopt(message.columns);
       } catch {
         // Columns that do not fit are not taken: this worker reads its own.
+      }
+      if (waitingForColumns && store?.index.columnsHeld) {
+        waitingForColumns = false;
+        warmSoon();
       }
       return;
     case "close":
