@@ -168,3 +168,26 @@ Deno.test("[store] state counts, read without the lists, agree with the state co
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("[store] providers read in one batch are those read one at a time, in the order asked", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = await searchFixtureDatabase(dir);
+  const store = openSqliteStore(path);
+  try {
+    const size = store.dataset().records;
+    const ids = Array.from({ length: size }, (_, i) => size - i);
+    const batch = store.getProvidersById([...ids, 3, size + 5, 3]);
+    assertEquals(batch.map((r) => r.id), [...ids, 3, 3], "unknown ids skipped, repeats kept");
+    const sided = batch.filter(({ provider: p }) =>
+      p.other_names.length > 0 || p.other_locations.length > 0 || p.endpoints.length > 0
+    );
+    assert(sided.length > 0, "the fixture has records with reference rows");
+    for (const { id, provider } of batch) {
+      assertEquals(provider, store.getProvidersById([id])[0]!.provider, `id ${id}`);
+      assertEquals(provider, store.getProvider(provider.npi), `NPI ${provider.npi}`);
+    }
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -13,7 +13,7 @@ import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts
 import { ByteLru, type CacheCounters } from "../lru.ts";
 import { type ColumnBytes, SearchIndex } from "../index/reader.ts";
 import { recordBatchReader } from "./record_batch.ts";
-import { RecordText } from "./record_text.ts";
+import { RecordText, type StoredRecord } from "./record_text.ts";
 
 /**
  * A SQLite store, with its connection and index for the search layer
@@ -39,8 +39,19 @@ export interface SqliteStore extends ProviderStore {
   cacheCounters(): CacheCounters;
 }
 
+/** The provider of a stored record and its rows of the reference files. */
+function providerOf(stored: StoredRecord, describe: (code: string) => string | null): Provider {
+  const base = decodeProvider(stored.doc, describe);
+  if (stored.sides === 0) return base;
+  return withSides(base, {
+    otherNames: stored.otherNames.map(unpackOtherName),
+    locations: stored.locations.map(parseLocation),
+    endpoints: stored.endpoints.map(parseEndpoint),
+  });
+}
+
 /**
- * Reads provider records: the stored record joined with its rows of the
+ * Reads one provider record: the stored record joined with its rows of the
  * reference files (only when its `sides` bits say there are some).
  */
 function recordReader(db: DatabaseSync, describe: (code: string) => string | null) {
@@ -52,18 +63,18 @@ function recordReader(db: DatabaseSync, describe: (code: string) => string | nul
   const side = (table: string) =>
     db.prepare(`SELECT doc FROM ${table} WHERE npi = ? ORDER BY rowid`);
   const other = side("other_name"), location = side("location"), endpoint = side("endpoint");
-  const docs = (statement: StatementSync, npi: number, wanted: boolean) =>
-    wanted ? statement.all(npi).map((row) => (row as { doc: string }).doc) : [];
+  const docs = (statement: StatementSync, npi: number, sides: number, bit: number) =>
+    (sides & bit) !== 0 ? statement.all(npi).map((row) => (row as { doc: string }).doc) : [];
   const provider = (row: unknown): Provider | null => {
     if (!row) return null;
     const { doc, npi, sides } = row as { doc: string; npi: number; sides: number };
-    const base = decodeProvider(doc, describe);
-    if (sides === 0) return base;
-    return withSides(base, {
-      otherNames: docs(other, npi, (sides & SIDE.otherNames) !== 0).map(unpackOtherName),
-      locations: docs(location, npi, (sides & SIDE.locations) !== 0).map(parseLocation),
-      endpoints: docs(endpoint, npi, (sides & SIDE.endpoints) !== 0).map(parseEndpoint),
-    });
+    return providerOf({
+      doc,
+      sides,
+      otherNames: docs(other, npi, sides, SIDE.otherNames),
+      locations: docs(location, npi, sides, SIDE.locations),
+      endpoints: docs(endpoint, npi, sides, SIDE.endpoints),
+    }, describe);
   };
   return {
     byId: (id: number) => provider(byId.get(id)),
@@ -234,12 +245,12 @@ export function openSqliteStore(
       return records.byNpi(Number(npi));
     },
     getProvidersById(ids) {
-      const out: { id: number; provider: Provider }[] = [];
-      for (const id of ids) {
-        const provider = records.byId(id);
-        if (provider) out.push({ id, provider });
+      // One record by its own statement; more in one batch (a statement step per batch, not each).
+      if (ids.length === 1) {
+        const provider = records.byId(ids[0]!);
+        return provider ? [{ id: ids[0]!, provider }] : [];
       }
-      return out;
+      return readBatch(ids).map((row) => ({ id: row.id, provider: providerOf(row, describe) }));
     },
     providerJsonById(ids) {
       // Records not cached are read in one batch and written as text without the record object.
