@@ -6,8 +6,16 @@
  */
 
 /**
+ * What an entry costs besides its value (the map's slot, the link, a short
+ * key), counted with each: a cache of empty values (a term no provider has)
+ * is bounded too, not a map that grows with every new key.
+ */
+export const ENTRY_BYTES = 128;
+
+/**
  * A byte-bounded LRU cache. A value larger than a quarter of the budget is
- * not kept. Values are sized by `sizeOf` (by default their `bytes`).
+ * not kept. Values are sized by `sizeOf` (by default their `bytes`), plus
+ * `entryBytes` each ({@linkcode ENTRY_BYTES} unless given).
  *
  * @example
  * ```ts
@@ -30,6 +38,7 @@ export class ByteLru<V, K = string> {
   constructor(
     readonly budget: number,
     readonly sizeOf: (value: V) => number = (value) => (value as { bytes: number }).bytes,
+    readonly entryBytes: number = ENTRY_BYTES,
   ) {}
   get(key: K): V | undefined {
     const entry = this.#entries.get(key);
@@ -47,7 +56,7 @@ export class ByteLru<V, K = string> {
     return this.#entries.has(key);
   }
   set(key: K, value: V): void {
-    const bytes = this.sizeOf(value);
+    const bytes = this.sizeOf(value) + this.entryBytes;
     if (bytes > this.budget / 4) return;
     const old = this.#entries.get(key);
     if (old !== undefined) {

@@ -1,10 +1,10 @@
 /** The byte-bounded LRU cache: least recently used out first, oversized values never in. */
 import { assertEquals } from "@std/assert";
-import { ByteLru } from "../lib/lru.ts";
+import { ByteLru, ENTRY_BYTES } from "../lib/lru.ts";
 import { Rng } from "../lib/demo/prng.ts";
 
 Deno.test("[lru] evicts the least recently used first, by size", () => {
-  const cache = new ByteLru<Uint8Array>(100, (v) => v.byteLength);
+  const cache = new ByteLru<Uint8Array>(100, (v) => v.byteLength, 0);
   cache.set("a", new Uint8Array(20));
   cache.set("b", new Uint8Array(20));
   cache.set("c", new Uint8Array(20));
@@ -21,7 +21,7 @@ Deno.test("[lru] evicts the least recently used first, by size", () => {
 });
 
 Deno.test("[lru] a value over a quarter of the budget is not kept; replacing a key counts once", () => {
-  const cache = new ByteLru<{ bytes: number }, number>(100);
+  const cache = new ByteLru<{ bytes: number }, number>(100, undefined, 0);
   cache.set(1, { bytes: 26 });
   assertEquals(cache.get(1), undefined);
   cache.set(2, { bytes: 25 });
@@ -34,7 +34,7 @@ Deno.test("[lru] a value over a quarter of the budget is not kept; replacing a k
 
 Deno.test("[lru] agrees with a plain model over random gets and sets", () => {
   const rng = new Rng(17);
-  const cache = new ByteLru<{ bytes: number }, number>(400);
+  const cache = new ByteLru<{ bytes: number }, number>(400, undefined, 0);
   // The model: keys from least to most recently used, with their sizes.
   let model: { key: number; bytes: number }[] = [];
   for (let step = 0; step < 20_000; step++) {
@@ -55,4 +55,12 @@ Deno.test("[lru] agrees with a plain model over random gets and sets", () => {
     }
     assertEquals(cache.has(key), model.some((e) => e.key === key), `step ${step}: has ${key}`);
   }
+});
+
+Deno.test("[lru] entries of empty values count their own cost, so their number is bounded", () => {
+  const cache = new ByteLru<Uint32Array>(ENTRY_BYTES * 100, (v) => v.byteLength);
+  for (let k = 0; k < 10_000; k++) cache.set(`absent ${k}`, new Uint32Array(0));
+  const kept = Array.from({ length: 10_000 }, (_, k) => cache.has(`absent ${k}`));
+  assertEquals(kept.filter(Boolean).length, 100, "a hundred entries' worth");
+  assertEquals(kept.slice(-100).every(Boolean), true, "the most recent");
 });
