@@ -152,28 +152,37 @@ Deno.test("[store] a missing or short index column fails at open, not in a searc
   }
 });
 
-Deno.test("[store] state counts, read without the lists, agree with the state column", async () => {
+/** Runs `use` on a store opened by `open` over the search fixture, then closes and deletes it. */
+async function onSearchFixture<S extends { close(): void }>(
+  open: (path: string) => S,
+  use: (store: S) => void,
+): Promise<void> {
   const dir = await Deno.makeTempDir();
-  const path = await searchFixtureDatabase(dir);
-  const store = openSearchableStore(path);
   try {
+    const store = open(await searchFixtureDatabase(dir));
+    try {
+      use(store);
+    } finally {
+      store.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("[store] state counts, read without the lists, agree with the state column", async () => {
+  await onSearchFixture(openSearchableStore, (store) => {
     const index = store.index;
     const counted = new Array<number>(index.states.length).fill(0);
     for (let id = 1; id <= index.size; id++) counted[index.state[id]!]!++;
     counted[0] = 0; // no state: not a filter value
     assert(counted.filter((n) => n > 0).length > 1, "the fixture has several states");
     assertEquals(index.states.map((_, value) => index.stateCount(value)), counted);
-  } finally {
-    store.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("[store] providers read in one batch are those read one at a time, in the order asked", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = await searchFixtureDatabase(dir);
-  const store = openSqliteStore(path);
-  try {
+  await onSearchFixture(openSqliteStore, (store) => {
     const size = store.dataset().records;
     const ids = Array.from({ length: size }, (_, i) => size - i);
     const batch = store.getProvidersById([...ids, 3, size + 5, 3]);
@@ -186,8 +195,5 @@ Deno.test("[store] providers read in one batch are those read one at a time, in 
       assertEquals(provider, store.getProvidersById([id])[0]!.provider, `id ${id}`);
       assertEquals(provider, store.getProvider(provider.npi), `NPI ${provider.npi}`);
     }
-  } finally {
-    store.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

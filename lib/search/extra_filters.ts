@@ -14,7 +14,13 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { ExtraFilter } from "./query.ts";
-import { type FilterCache, type FilterList, filterList, idsFilter } from "./filter_lists.ts";
+import {
+  type FilterCache,
+  type FilterList,
+  filterList,
+  idsFilter,
+  keepPassing,
+} from "./filter_lists.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { FIELD } from "../index/fields.ts";
 import { MAX_DAY, monthDays } from "../index/updated.ts";
@@ -111,15 +117,7 @@ export function keepUpdated(
   days: readonly DaySpan[],
   index: SearchIndex,
 ): Uint32Array {
-  const allowed = allowedDays(days);
-  const column = index.updated;
-  const out = new Uint32Array(ids.length);
-  let n = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]!;
-    if (allowed[column[id]!] === 1) out[n++] = id;
-  }
-  return out.subarray(0, n);
+  return keepPassing(ids, { values: index.updated, pass: allowedDays(days) });
 }
 
 /** The ids with `(flags & mask) === value` holding none of `codes`. */

@@ -108,8 +108,20 @@ function keepBits(ids: Uint32Array, bits: Uint32Array): Uint32Array {
   return out.subarray(0, n);
 }
 
-/** The ids of `ids` whose value in the column passes. */
-function keepPassing(ids: Uint32Array, { values, pass }: ColumnTest): Uint32Array {
+/**
+ * The ids of `ids` (in order) whose value in a per-id column passes:
+ * `pass[values[id]] === 1`.
+ *
+ * @example
+ * ```ts
+ * keepPassing(Uint32Array.of(1, 2, 3), { values: Uint8Array.of(0, 5, 6, 5), pass: Uint8Array.of(0, 0, 0, 0, 0, 1) });
+ * // [1, 3]
+ * ```
+ */
+export function keepPassing(
+  ids: Uint32Array,
+  { values, pass }: { values: Uint8Array | Uint16Array; pass: Uint8Array },
+): Uint32Array {
   const out = new Uint32Array(ids.length);
   let n = 0;
   for (let i = 0; i < ids.length; i++) {
