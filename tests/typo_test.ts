@@ -5,6 +5,17 @@ import { buildDemoDatabase } from "../lib/demo/build.ts";
 import { planWords, TYPED_WORD_MIN_DOCS, TypoFinder } from "../lib/search/text_query.ts";
 import { Rng } from "../lib/demo/prng.ts";
 import { TermCounts } from "../lib/index/term_counts.ts";
+import { INDEX_SCHEMA } from "../lib/index/schema.ts";
+import {
+  computeVocabulary,
+  deletions,
+  keyHash,
+  MIN_TWO_EDIT_TERM,
+  MIN_TYPO_TERM,
+  TYPO_BUCKETS,
+  VocabularyLookup,
+  writeVocabulary,
+} from "../lib/index/vocabulary.ts";
 
 const dir = await Deno.makeTempDir();
 const path = `${dir}/typo.db`;
@@ -112,4 +123,41 @@ Deno.test("[typos] a last word that starts known words is searched as typed firs
 globalThis.addEventListener("unload", () => {
   db.close();
   Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("[typos] the vocabulary finds the terms stored under any key asked, keys sharing a bucket too", () => {
+  const memory = new DatabaseSync(":memory:");
+  try {
+    memory.exec(INDEX_SCHEMA);
+    const rng = new Rng(23);
+    const word = () =>
+      Array.from({ length: 5 + rng.int(6) }, () => "abcdefgh"[rng.int(8)]).join("");
+    const terms = [...new Set(Array.from({ length: 3000 }, word))].sort();
+    writeVocabulary(memory, computeVocabulary(terms.map((t) => [t, 1] as const)));
+    const lookup = new VocabularyLookup(memory);
+    // Two keys of one bucket: searched for among random words (65,536 buckets).
+    const byBucket = new Map<number, string>();
+    let pair: [string, string] | null = null;
+    while (!pair) {
+      const w = word();
+      const b = keyHash(w) & (TYPO_BUCKETS - 1);
+      const other = byBucket.get(b);
+      if (other !== undefined && other !== w) pair = [other, w];
+      byBucket.set(b, w);
+    }
+    const storedUnder = (t: string) =>
+      new Set([
+        t,
+        ...(t.length >= MIN_TYPO_TERM ? deletions(t, t.length >= MIN_TWO_EDIT_TERM ? 2 : 1) : []),
+      ]);
+    for (const keys of [[...pair], [pair[0]], [terms[7]!, ...deletions(terms[7]!, 1)]]) {
+      const want = terms.filter((t) => keys.some((k) => storedUnder(t).has(k)));
+      const found = lookup.find(keys).map((r) => r.term).sort();
+      // Hash collisions may add a candidate; every term stored under a key is there.
+      assertEquals(want.filter((t) => !found.includes(t)), [], `keys ${keys}`);
+      assert(found.length <= want.length + 2, `few extra candidates for ${keys}`);
+    }
+  } finally {
+    memory.close();
+  }
 });

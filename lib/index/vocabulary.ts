@@ -202,6 +202,12 @@ export class VocabularyLookup {
       const row = this.#bucket.get(bucket) as { pairs: Uint8Array } | undefined;
       if (!row) continue;
       const pairs = uint32Of(row.pairs);
+      if (hashes.size === 1) {
+        // Most buckets are asked for one key: a comparison a pair, not a set lookup.
+        const [hash] = hashes;
+        for (let k = 0; k < pairs.length; k += 2) if (pairs[k] === hash) ids.add(pairs[k + 1]!);
+        continue;
+      }
       for (let k = 0; k < pairs.length; k += 2) {
         if (hashes.has(pairs[k]!)) ids.add(pairs[k + 1]!);
       }
