@@ -92,7 +92,6 @@ export class SearchIndex {
   #codeLengths: Uint32Array | null = null;
   #updated: Uint16Array | null = null;
   readonly #blob: StatementSync;
-  readonly #codeRows: StatementSync;
   readonly #lengths: StatementSync;
   readonly #get: StatementSync;
   readonly #range: StatementSync;
@@ -149,9 +148,8 @@ export class SearchIndex {
       }
     }
     this.#get = db.prepare("SELECT ids FROM posting WHERE field = ? AND term = ?");
-    this.#lengths = db.prepare("SELECT term, length(ids) AS bytes FROM posting WHERE field = ?");
-    this.#codeRows = db.prepare(
-      "SELECT field, term, length(ids) AS bytes FROM posting WHERE field IN (?, ?)",
+    this.#lengths = arrayRows(
+      db.prepare("SELECT term, length(ids) FROM posting WHERE field = ?"),
     );
     this.#range = arrayRows(db.prepare(
       "SELECT ids FROM posting WHERE field = ? AND term >= ? AND term < ? AND substr(term, -1) <> '*'",
@@ -163,6 +161,11 @@ export class SearchIndex {
     name: LazyColumn,
     make: new (buffer: ArrayBuffer, offset: number, length: number) => T,
   ): T {
+    return view(this.#bytesOf(name), make, LAZY[name].width);
+  }
+
+  /** A lazy column's bytes: held (read or adopted) already, or read now. */
+  #bytesOf(name: LazyColumn): Uint8Array {
     let bytes = this.#bytes[name];
     if (!bytes) {
       const row = this.#blob.get(name) as { data: Uint8Array } | undefined;
@@ -174,7 +177,7 @@ export class SearchIndex {
       }
       this.#bytes[name] = bytes;
     }
-    return view(bytes, make, LAZY[name].width);
+    return bytes;
   }
 
   /**
@@ -248,14 +251,11 @@ export class SearchIndex {
   codeListLength(number: number, primary: boolean): number {
     if (!this.#codeLengths) {
       const lengths = new Uint32Array(this.codes.length * 2);
-      const rows = this.#codeRows.all(FIELD.primaryCode, FIELD.secondaryCode) as {
-        field: number;
-        term: string;
-        bytes: number;
-      }[];
-      for (const { field, term, bytes } of rows) {
-        const at = this.codeNumber(term);
-        if (at > 0) lengths[at * 2 + (field === FIELD.primaryCode ? 1 : 0)] = bytes / 4;
+      for (const [field, slot] of [[FIELD.primaryCode, 1], [FIELD.secondaryCode, 0]] as const) {
+        for (const [term, ids] of this.#listLengths(field)) {
+          const at = this.codeNumber(term);
+          if (at > 0) lengths[at * 2 + slot] = ids;
+        }
       }
       this.#codeLengths = lengths;
     }
@@ -283,13 +283,9 @@ export class SearchIndex {
    * ```
    */
   warm(): boolean {
-    if (!this.#city) void this.city;
-    else if (!this.#lat) void this.lat;
-    else if (!this.#lon) void this.lon;
-    else if (!this.#taxOffsets) void this.taxOffsets;
-    else if (!this.#taxCodes) void this.taxCodes;
-    else if (!this.#taxPrimary) void this.taxPrimary;
-    return !this.#taxPrimary;
+    const next = WARMED.find((name) => this.#bytes[name] === undefined);
+    if (next) this.#bytesOf(next);
+    return !this.columnsHeld;
   }
 
   /** Whether every column {@linkcode warm} reads is read or adopted already. */
@@ -383,14 +379,19 @@ export class SearchIndex {
     if (!this.#stateCounts) {
       const counts = new Uint32Array(this.states.length);
       const numbers = new Map(this.states.map((s, i) => [s, i]));
-      for (const row of this.#lengths.all(FIELD.state)) {
-        const { term, bytes } = row as { term: string; bytes: number };
+      for (const [term, ids] of this.#listLengths(FIELD.state)) {
         const at = numbers.get(term) ?? 0;
-        if (at > 0) counts[at] = bytes / 4;
+        if (at > 0) counts[at] = ids;
       }
       this.#stateCounts = counts;
     }
     return this.#stateCounts[value] ?? 0;
+  }
+
+  /** Each term of a field with its list's number of ids, from the stored sizes (no list read). */
+  #listLengths(field: number): [term: string, ids: number][] {
+    const rows = this.#lengths.all(field) as unknown as [string, number][];
+    return rows.map(([term, bytes]) => [term, bytes / 4]);
   }
 
   /** Whether provider `id` is active. */

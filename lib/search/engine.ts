@@ -840,10 +840,8 @@ function candidatesNear(
   }
   const around = unionAll(cells.map((c) => index.list(FIELD.cell, String(c))), index.size + 1);
   if (alone) return intersectFilter(around, alone);
-  if (!narrow) return around;
-  return filters.length === 1
-    ? intersectFilter(around, filters[0]!)
-    : intersectAll([narrow, around]);
+  // One filter is `alone` or answered above: what is left is several, or none.
+  return narrow ? intersectAll([narrow, around]) : around;
 }
 
 function sortResults(query: SearchQuery, set: Leveled, distances: Float64Array | null): ResultSet {

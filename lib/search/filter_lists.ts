@@ -24,21 +24,21 @@ export interface FilterList {
   /** How many ids pass: `ids.length`, known before the list is read. */
   readonly size: number;
   bits: Uint32Array | null;
-  /** For a filter on a byte column: the test, made id by id instead of reading `ids`. */
+  /** For a filter on a per-id column: the test, made id by id instead of reading `ids`. */
   readonly column?: ColumnTest;
   bytes: number;
 }
 
-/** Which providers pass a filter: those whose value in a byte column passes. */
+/** Which providers pass a filter: those whose value in a per-id column passes. */
 export interface ColumnTest {
-  /** One value a provider id. */
-  values: Uint8Array;
-  /** 1 at each value that passes, 0 elsewhere (256 entries). */
+  /** One value a provider id (a state number, an update day). */
+  values: Uint8Array | Uint16Array;
+  /** 1 at each value that passes, 0 elsewhere (one entry a possible value). */
   pass: Uint8Array;
 }
 
 /**
- * A filter answered by a byte column: `size` providers pass, whose sorted
+ * A filter answered by a per-id column: `size` providers pass, whose sorted
  * ids `read` lists when the filter must drive a query (it is the shortest).
  *
  * @example
@@ -118,10 +118,7 @@ function keepBits(ids: Uint32Array, bits: Uint32Array): Uint32Array {
  * // [1, 3]
  * ```
  */
-export function keepPassing(
-  ids: Uint32Array,
-  { values, pass }: { values: Uint8Array | Uint16Array; pass: Uint8Array },
-): Uint32Array {
+export function keepPassing(ids: Uint32Array, { values, pass }: ColumnTest): Uint32Array {
   const out = new Uint32Array(ids.length);
   let n = 0;
   for (let i = 0; i < ids.length; i++) {
