@@ -61,8 +61,11 @@ Deno.test("[admission] searches over the wait budget are refused; the admitted o
   const { counts, waits, observer } = countingObserver();
   const { app, pool, dataset } = await poolApp({ workerDelayMs: 100, maxWaitMs: 250, observer });
   try {
-    // One search teaches the pool its service time (about 100 ms).
-    await (await app.request("/v1/providers/search?q=warmup")).body?.cancel();
+    // Searches teach the pool its service time (at least the 100 ms delay; a new worker's first
+    // search can take longer on a busy machine, which shortens the queue the budget admits).
+    for (const q of ["warmup", "warmer", "warmest"]) {
+      await (await app.request(`/v1/providers/search?q=${q}`)).body?.cancel();
+    }
     assertGreater(pool.stats.serviceMs, 90);
 
     const started = performance.now();
@@ -73,10 +76,13 @@ Deno.test("[admission] searches over the wait budget are refused; the admitted o
     const admitted = timed.filter((t) => t.response.status === 200);
     const refused = timed.filter((t) => t.response.status === 503);
     assertEquals(admitted.length + refused.length, QUERIES.length);
-    // One runs at once; one or two more fit the 250 ms budget at ~100 ms each.
-    assert(admitted.length >= 2 && admitted.length <= 4, `admitted ${admitted.length}`);
+    // One runs at once; at most two more fit the 250 ms budget at 100 ms or more each (how many
+    // depends on the learnt time and its deviation); the rest are refused.
+    const learnt = `service ${pool.stats.serviceMs} ± ${pool.stats.serviceDeviationMs} ms`;
+    assert(admitted.length >= 1 && admitted.length <= 3, `admitted ${admitted.length}, ${learnt}`);
     for (const { response, ms } of refused) {
-      assert(ms < 50, `refused at once, not after waiting (${ms} ms)`);
+      // Before any search could have finished: refused at once, not after waiting.
+      assert(ms < 100, `refused after ${ms} ms, ${learnt}`);
       assertMatch(response.headers.get("retry-after") ?? "", /^[1-9]\d*$/);
       const problem = await assertProblem(response, 503);
       assertEquals(problem.type, "/problems/overloaded");
