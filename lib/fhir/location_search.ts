@@ -30,6 +30,7 @@ import { FLAG } from "../index/fields.ts";
 import { MAX_DAY } from "../index/updated.ts";
 import { WALK_DENSITY } from "../search/updated_browse.ts";
 import { group, type Groups } from "./groups.ts";
+import { itemsAt, PointIndex, pointsWithin } from "../search/points.ts";
 
 /** What a secondary location search reads. */
 export type LocationSource = ColumnSource<LocationColumns>;
@@ -128,6 +129,7 @@ export function secondaryRows(
     const total = countRows(source, filter.updated, filter.mask, filter.value);
     if (total !== null) return walkUpdated(source, filter, total, after, limit);
   }
+  if (filter.near && onlyNear(filter)) return nearestRows(source, filter, after, limit);
   const owners = ownerIds(source, filter);
   const ownerBits = filter.owners ?? null;
   const place = placeTest(c, filter);
@@ -175,6 +177,61 @@ export function secondaryRows(
     return { total, rows, keys: rows.map((k, i) => [d[i]!, c.ids[k]!, c.positions[k]!]) };
   }
   return { total, rows: found.map((f) => f.row), keys: found.map((f) => f.key) };
+}
+
+/** Whether `near` and the owners' flags are all a filter asks for. */
+function onlyNear(f: SecondaryFilter): boolean {
+  return !f.states && !f.cities && !f.postal && !f.addresses && !f.npis && !f.ids &&
+    !f.organizationNames && !f.updated && !f.owners;
+}
+
+const byPoint = new WeakMap<LocationColumns, PointIndex>();
+
+/** The rows grouped by their point (`points.ts`), built on first use. */
+function rowPoints(c: LocationColumns): PointIndex {
+  let points = byPoint.get(c);
+  if (!points) {
+    points = PointIndex.build({ lat: c.lat, lon: c.lon, first: 0, last: c.ids.length - 1 });
+    byPoint.set(c, points);
+  }
+  return points;
+}
+
+/**
+ * A search with `near` and no other filter but the owners' flags: the
+ * points within the circle (`points.ts`) give the total from their counts,
+ * and the nearest of them the page, without testing every row of the
+ * circle's cells.
+ */
+function nearestRows(
+  source: LocationSource,
+  filter: SecondaryFilter,
+  after: LocationKey | null,
+  limit: number,
+): SecondaryPage {
+  const c = source.columns, flags = source.index.flags;
+  const { mask, value } = filter;
+  const points = rowPoints(c);
+  const within = pointsWithin(points, filter.near!);
+  const total = itemsAt(
+    points,
+    within,
+    mask === 0 ? null : points.countsFor(flags, mask, value, c.ids),
+  );
+  const heap = new BoundedHeap(limit);
+  const { start, items } = points;
+  for (const { p, d } of within) {
+    if (after && d < after[0]!) continue;
+    if (d > heap.worst()) break;
+    for (let i = start[p]!; i < start[p + 1]!; i++) {
+      const k = items[i]!, id = c.ids[k]!;
+      if ((flags[id]! & mask) !== value) continue;
+      if (after && !nearAfter(d, id, c.positions[k]!, after)) continue;
+      heap.offer(d, k);
+    }
+  }
+  const { d, id: rows } = heap.sorted();
+  return { total, rows, keys: rows.map((k, i) => [d[i]!, c.ids[k]!, c.positions[k]!]) };
 }
 
 /** Whether the key `[d, id, position]` sorts after `after` (a `near` key). */

@@ -76,6 +76,7 @@ import {
 import { extraFilterList, keepUpdated } from "./extra_filters.ts";
 import { type LeveledSet, levelPositions, sortByLevel } from "./level_page.ts";
 import { nearestPage } from "./nearest.ts";
+import { type LazyPoints, pointsNearest } from "./points.ts";
 import { browseUpdated } from "./updated_browse.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { checkWatch, type Watch } from "../deadline.ts";
@@ -148,6 +149,8 @@ export interface EngineContext {
   filterLists?: FilterCache;
   /** Member bits of recurring words too common to keep whole (see `matchWords`). */
   memberBits?: MemberBitsCache;
+  /** Located providers grouped by point, for `near` searches without filters (`points.ts`). */
+  points?: LazyPoints;
   /** Aborted when the request is abandoned. */
   signal?: AbortSignal;
   /** When to give up, on `clock()` of `lib/deadline.ts`: checked in the long loops. */
@@ -1010,16 +1013,20 @@ function onlyDays(query: SearchQuery): [number, number][] | null {
  */
 function nearest(query: SearchQuery, ctx: EngineContext): SearchPage {
   const test = flagTest(query);
-  const candidates = candidatesNear(query, listFilters(query, ctx), ctx);
+  const filters = listFilters(query, ctx);
   const start = query.cursor ? query.cursor.offset : query.offset;
-  const page = nearestPage(candidates, ctx.index, {
+  const request = {
     near: query.near!,
     mask: test.mask,
     value: test.value,
     after: query.cursor?.after ?? null,
     skip: query.cursor ? 0 : query.offset,
     limit: query.limit,
-  }, ctx);
+  };
+  // Without filters every provider of the circle counts: the points answer, not the providers.
+  const page = filters.length === 0 && ctx.points
+    ? pointsNearest(ctx.points.get(), ctx.index.flags, request, ctx)
+    : nearestPage(candidatesNear(query, filters, ctx), ctx.index, request, ctx);
   const hits: SearchHit[] = page.ids.map((id, k) => ({
     id,
     distance: Math.round(page.distances[k]! * 10) / 10,

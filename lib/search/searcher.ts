@@ -19,6 +19,7 @@ import { FilterCache } from "./filter_lists.ts";
 import { TypoFinder } from "./text_query.ts";
 import { specialtyVocabulary } from "./specialty_words.ts";
 import { passesCheck, type RecordCheck } from "./record_check.ts";
+import { LazyPoints } from "./points.ts";
 
 /** Runs searches. */
 export interface Searcher {
@@ -84,6 +85,12 @@ export function withSearch(
       }),
       filterLists: new FilterCache(options.filterCacheBytes ?? 48 * 1024 * 1024),
       memberBits: new MemberBitsCache(options.memberBitsCacheBytes ?? 64 * 1024 * 1024),
+      points: new LazyPoints(() => ({
+        lat: index.lat,
+        lon: index.lon,
+        first: 1,
+        last: index.size,
+      })),
     };
   };
   if (!options.lazy) load();
@@ -108,8 +115,9 @@ export function withSearch(
     });
   searchable.takeWordSets = () => engine?.wordSets?.takeFresh() ?? [];
   searchable.adoptWordSets = (sets) => load().wordSets?.adopt(sets);
-  // The index's columns first, then the vocabulary's term counts.
-  searchable.warm = () => store.warm() || (engine?.typos.warm() ?? false);
+  // The index's columns first, then the vocabulary's term counts, then the points.
+  searchable.warm = () =>
+    store.warm() || (engine?.typos.warm() ?? false) || (engine?.points?.warm() ?? false);
   // The store counts records and posting lists; the engine's caches are counted here.
   searchable.cacheCounters = () => {
     const out = store.cacheCounters();
