@@ -23,15 +23,32 @@ export interface IdRange {
 }
 
 /**
+ * Binary searches probe the same ids in their first steps (the middle id,
+ * then the quarters...): the keys of the probes this shallow are kept, at
+ * most 2^{@linkcode KEPT_DEPTH} − 1 of them per store, so that only the
+ * deeper steps read records.
+ */
+const KEPT_DEPTH = 16;
+
+/**
  * The first active id in `[1, active]` whose name key is not below `target`
  * (`active + 1` when none).
  */
-function lowerBound(store: ProviderStore, active: number, target: string): number {
+function lowerBound(
+  store: ProviderStore,
+  active: number,
+  target: string,
+  kept: Map<number, string>,
+): number {
   let lo = 1, hi = active + 1;
-  while (lo < hi) {
+  for (let depth = 0; lo < hi; depth++) {
     const mid = (lo + hi) >>> 1;
-    const found = store.getProvidersById([mid])[0];
-    const key = found ? sortKey(found.provider) : "~";
+    let key = kept.get(mid);
+    if (key === undefined) {
+      const found = store.getProvidersById([mid])[0];
+      key = found ? sortKey(found.provider) : "~";
+      if (depth < KEPT_DEPTH) kept.set(mid, key);
+    }
     if (key < target) lo = mid + 1;
     else hi = mid;
   }
@@ -52,31 +69,41 @@ export function surnameRange(store: ProviderStore, pattern: Pattern): IdRange {
   const name = foldText(pattern.text);
   const key = `${pattern.prefix ? "*" : "="}${name}`;
   let cache = caches.get(store);
-  if (!cache) caches.set(store, cache = new Map());
-  let range = cache.get(key);
+  if (!cache) caches.set(store, cache = { ranges: new Map(), keys: new Map() });
+  const { ranges } = cache;
+  let range = ranges.get(key);
   if (range) {
     // Most recently used last.
-    cache.delete(key);
+    ranges.delete(key);
   } else {
-    range = findRange(store, name, pattern.prefix);
-    if (cache.size >= CACHED_RANGES) cache.delete(cache.keys().next().value!);
+    range = findRange(store, name, pattern.prefix, cache.keys);
+    if (ranges.size >= CACHED_RANGES) ranges.delete(ranges.keys().next().value!);
   }
-  cache.set(key, range);
+  ranges.set(key, range);
   return range;
 }
 
 /** Ranges kept per store (a paging loop asks the same surname again and again). */
 const CACHED_RANGES = 4096;
-const caches = new WeakMap<ProviderStore, Map<string, IdRange>>();
+/** Per store: the ranges found, and the name keys of the binary searches' shallow probes. */
+const caches = new WeakMap<
+  ProviderStore,
+  { ranges: Map<string, IdRange>; keys: Map<number, string> }
+>();
 
-function findRange(store: ProviderStore, name: string, prefix: boolean): IdRange {
+function findRange(
+  store: ProviderStore,
+  name: string,
+  prefix: boolean,
+  kept: Map<number, string>,
+): IdRange {
   const active = store.dataset().active;
   if (name === "") return { from: 1, to: active + 1 };
   // Exact: the key is the name alone, or the name, a space and the given names.
   // Prefix: every key starting with the folded prefix.
-  const from = lowerBound(store, active, name);
+  const from = lowerBound(store, active, name, kept);
   const end = prefix ? afterPrefix(name) : `${name}!`;
-  const to = lowerBound(store, active, end);
+  const to = lowerBound(store, active, end, kept);
   return { from, to };
 }
 

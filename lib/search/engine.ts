@@ -334,19 +334,6 @@ function listFilters(
     if (query.postal.exact.length) parts.push(zip9Ids(db, query.postal.exact.map(Number)));
     plain(unionAll(parts, universe));
   }
-  if (query.places) {
-    const key = `place:${JSON.stringify(query.places)}`;
-    const hit = ctx.filterLists?.get(key);
-    if (hit) lists.push(hit);
-    else {
-      const found = placeCandidates(query.places, index, (code) => zip9Ids(db, [code]));
-      const list = filterList(found.ids, universe);
-      // Only sure lists are kept: a hit has nothing left for the records to confirm.
-      if (list.bits && found.unsure.length === 0) ctx.filterLists?.set(key, list);
-      lists.push(list);
-      unsure.ids = found.unsure.length ? found.unsure : null;
-    }
-  }
   if (query.addresses) plain(addressIds(index, query.addresses));
   for (const codes of [query.taxonomyCodes, query.specialtyCodes]) {
     if (codes) cached(`codes:${codes}`, union(FIELD.anyCode, codes));
@@ -368,6 +355,22 @@ function listFilters(
       ),
     );
   }
+  if (query.places) {
+    // A few ids left by the name filters bound the place's candidates: no long union is built.
+    const few = lists.filter((l) => !l.bits && !l.column && l.size <= PLACE_WITHIN_MAX)
+      .sort((a, b) => a.size - b.size)[0]?.ids ?? null;
+    const key = `place:${JSON.stringify(query.places)}`;
+    const hit = few ? undefined : ctx.filterLists?.get(key);
+    if (hit) lists.push(hit);
+    else {
+      const found = placeCandidates(query.places, index, (code) => zip9Ids(db, [code]), few);
+      const list = filterList(found.ids, universe);
+      // Only sure, whole lists are kept: a hit has nothing left for the records to confirm.
+      if (list.bits && !few && found.unsure.length === 0) ctx.filterLists?.set(key, list);
+      lists.push(list);
+      unsure.ids = found.unsure.length ? found.unsure : null;
+    }
+  }
   if (days.length === 0) return lists;
   // Update days are tested on the other filters' few candidates, one read of the day column
   // each, rather than listed over the whole registry (a family name updated after a day).
@@ -380,6 +383,12 @@ function listFilters(
   for (const extra of days) lists.push(extraFilterList(extra, ctx));
   return lists;
 }
+
+/**
+ * Place matches are looked up within another filter's ids when it leaves at
+ * most this many (see `placeCandidates`).
+ */
+const PLACE_WITHIN_MAX = 50_000;
 
 /**
  * Update days are tested candidate by candidate when the other filters

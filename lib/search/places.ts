@@ -42,7 +42,10 @@ const KINDS: Readonly<Record<PlaceMatch["scope"], readonly Kind[]>> = {
  * The candidates of a place match: per kind of address the intersection of
  * its criteria's lists, then the union over the kinds `scope` names.
  * `zip9` gives the ids whose primary practice ZIP+4 is the given 9-digit
- * number (the `provider_zip9` lookup).
+ * number (the `provider_zip9` lookup). With `within` (sorted ids another
+ * filter leaves, few), only those are candidates: each kind's lists are
+ * intersected with them first, and the primary location's state is read
+ * from the state column instead of its list, so no long union is built.
  *
  * @example
  * ```ts
@@ -57,6 +60,7 @@ export function placeCandidates(
   place: PlaceMatch,
   index: SearchIndex,
   zip9: (code: number) => Uint32Array,
+  within: Uint32Array | null = null,
 ): PlaceCandidates {
   const universe = index.size + 1;
   const sure: Uint32Array[] = [], unsure: Uint32Array[] = [];
@@ -87,7 +91,11 @@ export function placeCandidates(
         separate++;
       }
       if (state !== null) {
-        lists.push(index.list(fields.state, state));
+        lists.push(
+          within && kind === "primary"
+            ? inState(within, index, state)
+            : index.list(fields.state, state),
+        );
         separate++;
       }
     }
@@ -103,7 +111,7 @@ export function placeCandidates(
       }
       separate++;
     }
-    const part = intersectAll(lists);
+    const part = intersectAll(within ? [within, ...lists] : lists);
     if (!exact) unsure.push(part);
     else if (kind === "secondary" && separate >= 2) {
       const many = index.list(FIELD.otherMany, MANY_LOCATIONS);
@@ -114,4 +122,12 @@ export function placeCandidates(
   const sureIds = unionAll(sure, universe);
   const unsureIds = subtract(unionAll(unsure, universe), sureIds);
   return { ids: unionAll([sureIds, unsureIds], universe), unsure: unsureIds };
+}
+
+/** The ids of `ids` whose primary practice state is `state`, from the state column. */
+function inState(ids: Uint32Array, index: SearchIndex, state: string): Uint32Array {
+  const value = index.states.indexOf(state);
+  if (value <= 0) return new Uint32Array(0);
+  const column = index.state;
+  return ids.filter((id) => column[id] === value);
 }
