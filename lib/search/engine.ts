@@ -356,11 +356,12 @@ function listFilters(
     );
   }
   if (query.places) {
-    // A few ids left by the name filters bound the place's candidates: no long union is built.
+    // A place's whole list when cached; else, when the name filters leave a few ids, the place's
+    // candidates among them only: no long union is built.
     const few = lists.filter((l) => !l.bits && !l.column && l.size <= PLACE_WITHIN_MAX)
       .sort((a, b) => a.size - b.size)[0]?.ids ?? null;
     const key = `place:${JSON.stringify(query.places)}`;
-    const hit = few ? undefined : ctx.filterLists?.get(key);
+    const hit = ctx.filterLists?.get(key);
     if (hit) lists.push(hit);
     else {
       const found = placeCandidates(query.places, index, (code) => zip9Ids(db, [code]), few);
