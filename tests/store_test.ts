@@ -127,7 +127,11 @@ Deno.test("[store] index columns are read on first use or by warm, with the same
     assert((expected.total as number) > 0);
     assertEquals(await body(cold, query), expected);
     const read = Object.keys(cold.index.columnBytes()).sort();
-    assertEquals(read, ["city", "lat", "lon", "tax_codes", "tax_offsets"], "what the search needed");
+    assertEquals(
+      read,
+      ["city", "lat", "lon", "tax_codes", "tax_offsets"],
+      "what the search needed",
+    );
   } finally {
     warmed.close();
     cold.close();
