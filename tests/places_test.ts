@@ -84,6 +84,48 @@ Deno.test("[places] a place looked up within a filter's ids is the whole lookup,
   );
 });
 
+Deno.test("[places] primary locations: the lookup equals a brute force over the records", () => {
+  const random = seededRandom(12);
+  const primaries = Array.from({ length: index.size }, (_, k) => k + 1).map((id) => ({
+    id,
+    at: store.getProvidersById([id])[0]?.provider.practice_location ?? null,
+  }));
+  const matches = (a: Address, place: PlaceMatch) => {
+    const city = a.city ? foldText(a.city).toUpperCase() : "";
+    const digits = (a.postal_code ?? "").replace(/\D/g, "");
+    if (place.city !== null) {
+      const ok = place.city.endsWith("*")
+        ? city.startsWith(place.city.slice(0, -1))
+        : city === place.city;
+      if (!ok) return false;
+    }
+    if (place.state !== null && a.state !== place.state) return false;
+    if (place.postal !== null) {
+      const { digits: want, prefix } = place.postal;
+      const ok = prefix
+        ? digits.startsWith(want)
+        : want.length === 5
+        ? digits.slice(0, 5) === want
+        : digits === want;
+      if (!ok) return false;
+    }
+    return true;
+  };
+  let tried = 0;
+  for (let round = 0; round < 120; round++) {
+    const { at } = primaries[Math.floor(random() * primaries.length)]!;
+    if (!at) continue;
+    const place = placeOf(at, "primary", random);
+    if (!place) continue;
+    const want = primaries.filter((p) => p.at && matches(p.at, place)).map((p) => p.id);
+    const got = placeCandidates(place, index, zip9);
+    assertEquals([...got.ids], want, JSON.stringify(place));
+    assertEquals(got.unsure.length, 0);
+    tried++;
+  }
+  assert(tried > 80, `${tried} places`);
+});
+
 Deno.test("[places] cleanup", async () => {
   store.close();
   await Deno.remove(dir, { recursive: true });

@@ -44,8 +44,9 @@ const KINDS: Readonly<Record<PlaceMatch["scope"], readonly Kind[]>> = {
  * `zip9` gives the ids whose primary practice ZIP+4 is the given 9-digit
  * number (the `provider_zip9` lookup). With `within` (sorted ids another
  * filter leaves, few), only those are candidates: each kind's lists are
- * intersected with them first, and the primary location's state is read
- * from the state column instead of its list, so no long union is built.
+ * intersected with them first, so no long union is built. The primary
+ * location's state is read from the state column when another criterion
+ * narrows the candidates first.
  *
  * @example
  * ```ts
@@ -74,6 +75,10 @@ export function placeCandidates(
     // Criteria whose lists may each come from another secondary location.
     let separate = 0;
     const { city, state } = place;
+    // The primary location's state is a column: tested on what the other criteria leave, its list
+    // (up to a million ids) read only when it is the one criterion.
+    const stateColumn = kind === "primary" && state !== null &&
+      (within !== null || city !== null || place.postal !== null);
     if (city !== null && state !== null && kind === "secondary") {
       const prefix = city.endsWith("*");
       const term = stateCityTerm(state, prefix ? city.slice(0, -1) : city);
@@ -91,11 +96,7 @@ export function placeCandidates(
         separate++;
       }
       if (state !== null) {
-        lists.push(
-          within && kind === "primary"
-            ? inState(within, index, state)
-            : index.list(fields.state, state),
-        );
+        if (!stateColumn) lists.push(index.list(fields.state, state));
         separate++;
       }
     }
@@ -111,7 +112,8 @@ export function placeCandidates(
       }
       separate++;
     }
-    const part = intersectAll(within ? [within, ...lists] : lists);
+    const listed = intersectAll(within ? [within, ...lists] : lists);
+    const part = stateColumn ? inState(listed, index, state!) : listed;
     if (!exact) unsure.push(part);
     else if (kind === "secondary" && separate >= 2) {
       const many = index.list(FIELD.otherMany, MANY_LOCATIONS);
