@@ -131,5 +131,8 @@ function inState(ids: Uint32Array, index: SearchIndex, state: string): Uint32Arr
   const value = index.states.indexOf(state);
   if (value <= 0) return new Uint32Array(0);
   const column = index.state;
-  return ids.filter((id) => column[id] === value);
+  const out = new Uint32Array(ids.length);
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) if (column[ids[i]!] === value) out[n++] = ids[i]!;
+  return out.slice(0, n);
 }
