@@ -77,7 +77,7 @@ import { extraFilterList, keepUpdated } from "./extra_filters.ts";
 import { type LeveledSet, levelPositions, sortByLevel } from "./level_page.ts";
 import { nearestPage } from "./nearest.ts";
 import { type LazyPoints, pointsNearest } from "./points.ts";
-import { browseUpdated } from "./updated_browse.ts";
+import { browseUpdated, countUpdated } from "./updated_browse.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import { checkWatch, type Watch } from "../deadline.ts";
 import { cellsIn, FIELD, FLAG } from "../index/fields.ts";
@@ -373,10 +373,13 @@ function listFilters(
     }
   }
   if (days.length === 0) return lists;
-  // Update days are tested on the other filters' few candidates, one read of the day column
-  // each, rather than listed over the whole registry (a family name updated after a day).
+  // Update days are tested on the other filters' candidates, one read of the day column each,
+  // rather than listed over the whole registry, when those are few (a family name updated after a
+  // day) or fewer than the days' own providers (a state over several years of updates).
   const few = lists.length > 0 ? intersectFilters(lists) : null;
-  if (few && few.length * DAYS_BY_CANDIDATE < index.size) {
+  const listed = () =>
+    Math.min(...days.map((extra) => countUpdated(index, extra.days, 0, 0) ?? index.size));
+  if (few && (few.length * DAYS_BY_CANDIDATE < index.size || few.length < listed())) {
     let kept = few;
     for (const extra of days) kept = keepUpdated(kept, extra.days, index);
     return [filterList(kept, universe)];
