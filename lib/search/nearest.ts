@@ -242,7 +242,12 @@ export class CircleTest {
   }
 }
 
-function inSomeBox(boxes: ReturnType<typeof boundingBoxes>, lat: number, lon: number): boolean {
+/** Whether a point lies in one of the boxes (a circle's bounding boxes, split at the antimeridian). */
+export function inSomeBox(
+  boxes: ReturnType<typeof boundingBoxes>,
+  lat: number,
+  lon: number,
+): boolean {
   for (const b of boxes) {
     if (lat >= b.minLat && lat <= b.maxLat && lon >= b.minLon && lon <= b.maxLon) return true;
   }

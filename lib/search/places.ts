@@ -19,6 +19,7 @@ import { FIELD, MANY_LOCATIONS, PLACE_FIELDS, stateCityTerm } from "../index/fie
 import type { SearchIndex } from "../index/reader.ts";
 import { intersect, intersectAll, subtract, unionAll } from "../index/sorted.ts";
 import type { PlaceMatch } from "./query.ts";
+import { keepPassing } from "./filter_lists.ts";
 
 /** The providers a {@linkcode PlaceMatch} may find. */
 export interface PlaceCandidates {
@@ -130,9 +131,7 @@ export function placeCandidates(
 function inState(ids: Uint32Array, index: SearchIndex, state: string): Uint32Array {
   const value = index.states.indexOf(state);
   if (value <= 0) return new Uint32Array(0);
-  const column = index.state;
-  const out = new Uint32Array(ids.length);
-  let n = 0;
-  for (let i = 0; i < ids.length; i++) if (column[ids[i]!] === value) out[n++] = ids[i]!;
-  return out.slice(0, n);
+  const pass = new Uint8Array(256);
+  pass[value] = 1;
+  return keepPassing(ids, { values: index.state, pass });
 }

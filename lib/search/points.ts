@@ -19,7 +19,7 @@
 import { distance } from "../geo/zip.ts";
 import { checkWatch, type Watch } from "../deadline.ts";
 import { boundingBoxes } from "./geometry.ts";
-import { BoundedHeap, type NearestPage, type NearestRequest } from "./nearest.ts";
+import { BoundedHeap, inSomeBox, type NearestPage, type NearestRequest } from "./nearest.ts";
 import type { NearMatch } from "./query.ts";
 
 /**
@@ -348,10 +348,7 @@ export function pointsWithin(
   for (let p = points.firstAtOrAbove(minLat); p < lat.length && lat[p]! <= maxLat; p++) {
     if ((p & CHECK_EVERY) === 0) checkWatch(watch);
     const pLat = lat[p]!, pLon = lon[p]!;
-    const boxed = boxes.some((b) =>
-      pLat >= b.minLat && pLat <= b.maxLat && pLon >= b.minLon && pLon <= b.maxLon
-    );
-    if (!boxed) continue;
+    if (!inSomeBox(boxes, pLat, pLon)) continue;
     const d = distance(near.lat, near.lon, pLat, pLon, near.unit);
     if (d <= near.radius) within.push({ p, d });
   }
