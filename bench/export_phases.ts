@@ -65,10 +65,11 @@ async function main(): Promise<void> {
     sums.set(label, (sums.get(label) ?? 0) + cpuMs() - started);
     return out;
   };
-  const one = store.db.prepare(
-    "SELECT r.doc, p.npi, p.sides FROM provider p JOIN record r ON r.seq = p.record WHERE p.id = ?",
-  );
-  const read = recordBatchReader(store.db);
+  const seqOf = store.db.prepare("SELECT record FROM provider WHERE id = ?");
+  const one = (id: number) => ({
+    doc: store.records.doc((seqOf.get(id) as { record: number }).record) ?? "",
+  });
+  const read = recordBatchReader(store.db, store.records);
   const text = new RecordText(store.describe);
   const encoder = new TextEncoder();
   let ndjsonBytes = 0;
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
       const page = ids.slice(at, at + 500);
       const docs = timed(
         "rows, one statement each",
-        () => page.map((id) => one.get(id) as { doc: string }),
+        () => page.map(one),
       );
       timed(
         "decode (JSON.parse, objects)",

@@ -15,7 +15,6 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
 import { openSearchableStore } from "../lib/search/searcher.ts";
 import { searchQuery } from "../lib/search/query.ts";
 import { updatedIds } from "../lib/search/extra_filters.ts";
@@ -76,7 +75,6 @@ if (import.meta.main) {
       );
     }
   }
-  const db = (store as unknown as { db: DatabaseSync }).db;
   const now = new Date();
   const recent = (days: number) =>
     new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
@@ -96,7 +94,7 @@ if (import.meta.main) {
     let n = 0;
     for (let r = 0; r < 20; r++) {
       const started = performance.now();
-      n = updatedIds(days, { db, index }).length;
+      n = updatedIds(days, { index }).length;
       times.push(performance.now() - started);
     }
     console.log(

@@ -9,27 +9,38 @@ import { runImport } from "../lib/import/importer.ts";
 import { writeDemoCsv } from "../lib/demo/csv.ts";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
+import { partPath, readPartNames } from "../lib/store/parts.ts";
 
 const quiet = { start() {}, update() {}, finish() {}, note() {} };
 
-/** Every table that search reads, as comparable rows. */
+/** Every table that search reads, as comparable rows (the part files' included). */
 function content(path: string): Record<string, unknown[]> {
+  const parts = readPartNames(path)!;
   const db = new DatabaseSync(path, { readOnly: true });
+  const postings = new DatabaseSync(partPath(path, parts.postings), { readOnly: true });
+  const store = openSqliteStore(path, { lazyIndex: true, recordCacheBytes: 0 });
   try {
-    const all = (sql: string) => db.prepare(sql).all().map((r) => ({ ...r }));
+    const all = (sql: string, from = db) => from.prepare(sql).all().map((r) => ({ ...r }));
+    const provider = all("SELECT id, npi, active, sides FROM provider ORDER BY id");
     return {
-      provider: all("SELECT id, npi, active, sides FROM provider ORDER BY id"),
+      provider,
       npi: all("SELECT npi, id FROM provider_npi ORDER BY npi"),
       zip9: all("SELECT zip9, id FROM provider_zip9 ORDER BY zip9, id"),
-      posting: all("SELECT field, term, hex(ids) AS ids FROM posting ORDER BY field, term"),
+      posting: all(
+        "SELECT field, term, hex(ids) AS ids FROM posting ORDER BY field, term",
+        postings,
+      ),
       blobs: all("SELECT name, hex(data) AS data FROM index_blob ORDER BY name"),
       terms: all("SELECT id, term, docs FROM term ORDER BY id"),
       typos: all("SELECT bucket, hex(pairs) AS pairs FROM typo_bucket ORDER BY bucket"),
-      records: all(
-        "SELECT p.id, r.doc FROM provider p JOIN record r ON r.seq = p.record ORDER BY p.id",
-      ),
+      records: store.getProvidersById(provider.map((p) => p.id as number)).map((r) => ({
+        id: r.id,
+        provider: r.provider,
+      })),
     };
   } finally {
+    store.close();
+    postings.close();
     db.close();
   }
 }

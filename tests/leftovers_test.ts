@@ -7,13 +7,17 @@ import {
   findLeftovers,
   holdBuildLock,
 } from "../lib/store/build_leftovers.ts";
+import { partFiles, readPartNames } from "../lib/store/parts.ts";
 
 const decoder = new TextDecoder();
 
+/** A build's temporary files and part files (`providers.db.<pid>-<stamp>.<kind>`), by name. */
 function buildFiles(dir: string): string[] {
   return [...Deno.readDirSync(dir)]
     .map((e) => e.name)
-    .filter((name) => /\.(building|stage|download)-/.test(name))
+    .filter((name) =>
+      /\.(building|stage|download)-/.test(name) || /\.\d+-[0-9a-z]+\.(postings|records-)/.test(name)
+    )
     .sort();
 }
 
@@ -66,6 +70,7 @@ Deno.test("[leftovers] an import killed with SIGKILL leaves files; the next impo
     const left = buildFiles(dir);
     assert(left.some((n) => n.startsWith(`providers.db.building-${killed.pid}-`)), left.join());
     assert(left.some((n) => n.startsWith(`providers.db.stage-${killed.pid}-`)), left.join());
+    assert(left.some((n) => n.startsWith(`providers.db.${killed.pid}-`)), left.join());
     assertEquals(findLeftovers(db).map((l) => l.path.split("/").at(-1)).sort(), left);
 
     // A build that still runs (this test process holds its lock) keeps its files.
@@ -89,10 +94,16 @@ Deno.test("[leftovers] an import killed with SIGKILL leaves files; the next impo
       ),
     );
     for (const name of left) assert(output.includes(name), `${name} is named`);
+    // The finished import's own parts stay: the database names them.
+    const kept = readPartNames(db)!;
     assertEquals(
       buildFiles(dir),
-      [`providers.db.building-${stamp}`, `providers.db.stage-${stamp}`],
-      "only the live build's files are left",
+      [
+        ...partFiles(kept),
+        `providers.db.building-${stamp}`,
+        `providers.db.stage-${stamp}`,
+      ].sort(),
+      "only the live build's files and the served parts are left",
     );
     liveLock?.close();
     assertMatch(output, /release +nppes-20260810-/);

@@ -62,7 +62,7 @@ function shuffled<T>(items: T[]): T[] {
 const ALL_IDS = Array.from({ length: RECORDS }, (_, i) => i + 1);
 
 Deno.test(`[record text] every demo record, JSON and CSV, as the record objects give (seed ${seed})`, () => {
-  const read = recordBatchReader(store.db);
+  const read = recordBatchReader(store.db, store.records);
   const text = new RecordText(store.describe);
   const rows = read(ALL_IDS);
   assertEquals(rows.length, RECORDS);
@@ -201,7 +201,7 @@ Deno.test(`[record text] damaged records: the same text as the record objects (s
 
 Deno.test("[record text] stored forms of other shapes go the slow way, with the same text", () => {
   const text = new RecordText(store.describe);
-  const [row] = recordBatchReader(store.db)([1]);
+  const [row] = recordBatchReader(store.db, store.records)([1]);
   const v = JSON.parse(row!.doc) as unknown[];
   const shapes: unknown[][] = [
     [...v, "extra"], // a longer record

@@ -1,4 +1,5 @@
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "@std/assert";
+import { partFiles, partPath, readPartNames } from "../lib/store/parts.ts";
 import { assertJson, assertProblem, testApp } from "./_utils.ts";
 import { fixtureDatabase } from "./_fixtures.ts";
 import { Dataset } from "../lib/service/dataset.ts";
@@ -67,7 +68,7 @@ Deno.test("[release] the import writes a manifest beside the database; /v1/datas
   try {
     const db = await fixtureDatabase(dir);
     const manifest = parseManifest(await Deno.readTextFile(manifestPath(db)));
-    assertEquals(manifest.format_version, 1);
+    assertEquals(manifest.format_version, 2);
     assertEquals(manifest.source, "nppes");
     assertEquals(manifest.source_date, "2026-08-10");
     assertEquals(manifest.records, 7);
@@ -78,6 +79,12 @@ Deno.test("[release] the import writes a manifest beside the database; /v1/datas
     assertEquals(manifest.database.bytes, (await Deno.stat(db)).size);
     assertEquals(manifest.database.sha256, await sha256(db));
     assertMatch(manifest.release, /^nppes-20260810-\d{8}T\d{9}Z$/);
+    // The part files, each with its own size and checksum.
+    assertEquals(manifest.parts.map((p) => p.file), partFiles(readPartNames(db)!));
+    for (const part of manifest.parts) {
+      assertEquals(part.sha256, await sha256(partPath(db, part.file)), part.file);
+      assertEquals(part.bytes, (await Deno.stat(partPath(db, part.file))).size, part.file);
+    }
 
     const store = openSearchableStore(db);
     try {
@@ -90,7 +97,7 @@ Deno.test("[release] the import writes a manifest beside the database; /v1/datas
       assertEquals(body.release, {
         id: manifest.release,
         source_date: "2026-08-10",
-        format_version: 1,
+        format_version: 2,
         created_at: manifest.created_at,
         sha256: manifest.database.sha256,
         bytes: manifest.database.bytes,
@@ -113,7 +120,7 @@ Deno.test("[release] the import writes a manifest beside the database; /v1/datas
 
 Deno.test("[release] a manifest with a wrong field is refused with its name", () => {
   const good: ReleaseManifest = {
-    format_version: 1,
+    format_version: 2,
     release: "nppes-20260810-20260811T101512345Z",
     created_at: "2026-08-11T10:20:00.000Z",
     source: "nppes",
@@ -125,10 +132,19 @@ Deno.test("[release] a manifest with a wrong field is refused with its name", ()
     deactivated: 1,
     files: [],
     database: { file: "providers.db", bytes: 4096, sha256: "a".repeat(64) },
+    parts: [
+      { file: "providers.db.1-a.postings", bytes: 65536, sha256: "b".repeat(64) },
+      { file: "providers.db.1-a.records-0", bytes: 4096, sha256: "c".repeat(64) },
+    ],
   };
   assertEquals(parseManifest(JSON.stringify(good)).release, good.release);
+  const part = good.parts[0]!;
   const cases: [string, unknown][] = [
-    ["format_version", { ...good, format_version: 2 }],
+    ["format_version", { ...good, format_version: 1 }],
+    ["parts", { ...good, parts: undefined }],
+    ["parts", { ...good, parts: [part] }],
+    ["parts[1].file", { ...good, parts: [part, { ...part, file: "sub/records-0" }] }],
+    ["parts[0].sha256", { ...good, parts: [{ ...part, sha256: "x" }, part] }],
     ["release", { ...good, release: "../x" }],
     ["created_at", { ...good, created_at: "yesterday" }],
     ["records", { ...good, records: -1 }],
@@ -208,9 +224,36 @@ Deno.test("[release] fetching checks size, SHA-256 and contents, over a path and
         assertEquals(published.manifest.release, built.release);
         const temp = await downloadRelease(published, target);
         assertEquals(await sha256(temp), built.database.sha256);
-        await Deno.remove(temp);
+        // The parts are in place under their own names, whole.
+        for (const part of built.parts) {
+          assertEquals(await sha256(partPath(target, part.file)), part.sha256, part.file);
+        }
+        // Asked again, the parts already there are kept (checked, not downloaded).
+        const before = (await Deno.stat(partPath(target, built.parts[0]!.file))).mtime;
+        const again = await downloadRelease(published, target);
+        assertEquals((await Deno.stat(partPath(target, built.parts[0]!.file))).mtime, before);
+        // Not installed: the test removes what an install would have taken.
+        for (const path of [temp, again, ...built.parts.map((p) => partPath(target, p.file))]) {
+          await Deno.remove(path);
+        }
       });
     }
+    await t.step("a corrupt part: refused, nothing left behind", async () => {
+      const part = manifest.parts.at(-1)!;
+      const bytes = await Deno.readFile(`${dir}/published/${part.file}`);
+      bytes[bytes.length >> 1]! ^= 0xff;
+      await Deno.writeFile(`${dir}/published/corrupt-part`, bytes);
+      await Deno.writeTextFile(
+        `${dir}/published/corrupt-part.release.json`,
+        JSON.stringify({
+          ...manifest,
+          parts: [...manifest.parts.slice(0, -1), { ...part, file: "corrupt-part" }],
+        }),
+      );
+      const published = await fetchManifest(`${origin}/corrupt-part.release.json`);
+      await assertRejects(() => downloadRelease(published, target), ReleaseFetchError, "SHA-256");
+      assertEquals([...Deno.readDirSync(`${dir}/replica`)], []);
+    });
     await t.step("a corrupt database: refused, nothing left behind", async () => {
       const file = `${dir}/published/${manifest.database.file}`;
       const bytes = await Deno.readFile(file);
@@ -318,6 +361,14 @@ Deno.test("[release] a replica installs new releases and keeps serving through a
       assertEquals(dataset.release().id, second.release);
       assertEquals(dataset.store().dataset().records, 700);
       assertEquals(await sha256(config.databasePath), second.database.sha256);
+      // The first release's parts went with it; the second's are beside the database.
+      const served = () =>
+        [
+          "providers.db",
+          "providers.db.release.json",
+          ...second.parts.map((p) => p.file),
+        ].sort();
+      assertEquals([...Deno.readDirSync(`${dir}/replica`)].map((e) => e.name).sort(), served());
 
       // A third release whose file was damaged after publishing: refused, the second serves on.
       const third = await demoRelease(`${dir}/c.db`, 500, 3);
@@ -338,7 +389,7 @@ Deno.test("[release] a replica installs new releases and keeps serving through a
       assert(third.release !== second.release);
       assertEquals(
         [...Deno.readDirSync(`${dir}/replica`)].map((e) => e.name).sort(),
-        ["providers.db", "providers.db.release.json"],
+        served(),
         "no download left behind",
       );
     } finally {

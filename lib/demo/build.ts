@@ -22,6 +22,8 @@ export interface DemoBuildOptions {
   seed?: number;
   /** Index ids held in memory before a segment is written (see `BuildOptions`). */
   segmentEntries?: number;
+  /** Bytes a records part grows to before the next starts (see `BuildOptions`). */
+  recordPartBytes?: number;
   /** Called every few thousand records. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -40,6 +42,7 @@ export function buildDemoDatabase(options: DemoBuildOptions): BuildStats {
     source: "demo",
     taxonomy: { entries: builtinTaxonomy(), source: BUILTIN_TAXONOMY_SOURCE },
     segmentEntries: options.segmentEntries,
+    recordPartBytes: options.recordPartBytes,
   });
   try {
     let done = 0;

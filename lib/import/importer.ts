@@ -56,6 +56,8 @@ export interface ImportOptions {
   splitMinBytes?: number;
   /** Index ids held in memory before a segment is written (see {@linkcode BuildOptions}). */
   segmentEntries?: number;
+  /** Bytes a records part grows to before the next starts (see {@linkcode BuildOptions}). */
+  recordPartBytes?: number;
 }
 
 /** The outcome of an import. */
@@ -573,6 +575,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     taxonomy,
     update,
     segmentEntries: options.segmentEntries ?? WORKER_SEGMENT_ENTRIES,
+    recordPartBytes: options.recordPartBytes,
   });
   const context = { progress: options.progress, maxReported: options.maxReported ?? 20 };
   const files: FileRecord[] = [];

@@ -17,7 +17,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { cellOf, FIELD, TERM_FIELDS } from "./fields.ts";
 import type { IndexEntry } from "./entry.ts";
-import { INDEX_SCHEMA } from "./schema.ts";
+import { INDEX_SCHEMA, POSTING_SCHEMA } from "./schema.ts";
 import { buildVocabulary, type Vocabulary, writeVocabulary } from "./vocabulary.ts";
 import { sortUnique } from "./sorted.ts";
 import {
@@ -368,11 +368,17 @@ export class IndexBuilder {
   }
 
   /**
-   * Writes the index into `db` (tables from {@linkcode INDEX_SCHEMA}),
-   * numbered by `ranking`.
+   * Writes the index, numbered by `ranking`: the posting lists into
+   * `postings` ({@linkcode POSTING_SCHEMA}), the columns and the typo
+   * vocabulary into `db` ({@linkcode INDEX_SCHEMA}).
    */
-  write(db: DatabaseSync, ranking: Ranking, onProgress: (phase: string) => void = () => {}): void {
-    const sink = this.#beginWrite(db);
+  write(
+    db: DatabaseSync,
+    postings: DatabaseSync,
+    ranking: Ranking,
+    onProgress: (phase: string) => void = () => {},
+  ): void {
+    const sink = this.#beginWrite(db, postings);
     onProgress("postings");
     const own = { db: this.#scratch, segments: this.#segments, toId: ranking.idBySeq };
     const sources = [own, ...this.#partSources(ranking)];
@@ -386,7 +392,7 @@ export class IndexBuilder {
     }
     onProgress("columns");
     for (const _ of this.#writeColumns(db, ranking, sink));
-    this.#finishWrite(db, sink, onProgress);
+    this.#finishWrite(db, postings, sink, onProgress);
   }
 
   /**
@@ -401,13 +407,14 @@ export class IndexBuilder {
    */
   async writeBeside(
     db: DatabaseSync,
+    postings: DatabaseSync,
     ranking: Ranking,
     paths: { memory: string; counts: string },
     alongside: (pause: () => Promise<void>) => Promise<void>,
     onProgress: (phase: string) => void = () => {},
   ): Promise<boolean> {
     if (this.#segments.length > 0) return false;
-    const sink = this.#beginWrite(db);
+    const sink = this.#beginWrite(db, postings);
     const job = this.#startPostings(ranking, paths, sink);
     try {
       onProgress("columns");
@@ -428,6 +435,7 @@ export class IndexBuilder {
         await job.done;
         sink.flush();
         db.exec("COMMIT");
+        postings.exec("COMMIT");
         onProgress("vocabulary");
         writeVocabulary(db, await (await vocabulary).result);
       } finally {
@@ -533,16 +541,19 @@ export class IndexBuilder {
     });
   }
 
-  /** Creates the index tables, opens the transaction; returns where postings go. */
-  #beginWrite(db: DatabaseSync): WriteSink {
+  /** Creates the index tables, opens the transactions; returns where postings go. */
+  #beginWrite(db: DatabaseSync, postings: DatabaseSync): WriteSink {
     db.exec(INDEX_SCHEMA);
-    db.exec("DELETE FROM posting; DELETE FROM index_blob;");
+    postings.exec(POSTING_SCHEMA);
+    db.exec("DELETE FROM index_blob;");
+    postings.exec("DELETE FROM posting;");
     db.exec("DROP TABLE IF EXISTS temp.vocabulary_scratch");
     db.exec("CREATE TEMP TABLE vocabulary_scratch (term TEXT NOT NULL, docs INTEGER NOT NULL)");
     // Many rows a statement: a million and a half posting rows are written.
-    const insert = new BatchInsert(db, "INSERT INTO posting (field, term, ids)", 3);
+    const insert = new BatchInsert(postings, "INSERT INTO posting (field, term, ids)", 3);
     const count = new BatchInsert(db, "INSERT INTO temp.vocabulary_scratch (term, docs)", 2);
     db.exec("BEGIN");
+    postings.exec("BEGIN");
     return {
       put: (field, term, ids) => insert.add(field, term, bytesOf(ids)),
       putBytes: (field, term, ids) => insert.add(field, term, ids),
@@ -555,9 +566,15 @@ export class IndexBuilder {
   }
 
   /** Commits, builds the typo vocabulary from the counted terms, and lets go of the scratch. */
-  #finishWrite(db: DatabaseSync, sink: WriteSink, onProgress: (phase: string) => void): void {
+  #finishWrite(
+    db: DatabaseSync,
+    postings: DatabaseSync,
+    sink: WriteSink,
+    onProgress: (phase: string) => void,
+  ): void {
     sink.flush();
     db.exec("COMMIT");
+    postings.exec("COMMIT");
     onProgress("vocabulary");
     const totals = db.prepare(
       "SELECT term, sum(docs) AS docs FROM temp.vocabulary_scratch GROUP BY term ORDER BY term",

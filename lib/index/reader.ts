@@ -107,7 +107,12 @@ export class SearchIndex {
     return { hits: this.#cache.hits, misses: this.#cache.misses };
   }
 
-  private constructor(db: DatabaseSync, cacheBytes: number, shared: boolean) {
+  private constructor(
+    db: DatabaseSync,
+    postings: DatabaseSync,
+    cacheBytes: number,
+    shared: boolean,
+  ) {
     this.#shared = shared;
     // Every column must be there with a plausible length before the first query needs it
     // (SQLite answers `length()` of a blob without reading it).
@@ -147,11 +152,11 @@ export class SearchIndex {
         );
       }
     }
-    this.#get = db.prepare("SELECT ids FROM posting WHERE field = ? AND term = ?");
+    this.#get = postings.prepare("SELECT ids FROM posting WHERE field = ? AND term = ?");
     this.#lengths = arrayRows(
-      db.prepare("SELECT term, length(ids) FROM posting WHERE field = ?"),
+      postings.prepare("SELECT term, length(ids) FROM posting WHERE field = ? ORDER BY term"),
     );
-    this.#range = arrayRows(db.prepare(
+    this.#range = arrayRows(postings.prepare(
       "SELECT ids FROM posting WHERE field = ? AND term >= ? AND term < ? AND substr(term, -1) <> '*'",
     ));
     this.#cache = new ByteLru<Uint32Array>(cacheBytes, (list) => list.byteLength);
@@ -252,7 +257,7 @@ export class SearchIndex {
     if (!this.#codeLengths) {
       const lengths = new Uint32Array(this.codes.length * 2);
       for (const [field, slot] of [[FIELD.primaryCode, 1], [FIELD.secondaryCode, 0]] as const) {
-        for (const [term, ids] of this.#listLengths(field)) {
+        for (const [term, ids] of this.listLengths(field)) {
           const at = this.codeNumber(term);
           if (at > 0) lengths[at * 2 + slot] = ids;
         }
@@ -294,15 +299,25 @@ export class SearchIndex {
   }
 
   /**
-   * Loads the index of a database.
+   * Loads the index of a database: its columns and vocabulary from the main
+   * file `db`, its posting lists from the postings part `postings`.
    *
    * @example
    * ```ts
-   * const index = SearchIndex.open(db, { cacheBytes: 256 << 20 });
+   * const index = SearchIndex.open(db, postings, { cacheBytes: 256 << 20 });
    * ```
    */
-  static open(db: DatabaseSync, options: SearchIndexOptions = {}): SearchIndex {
-    return new SearchIndex(db, options.cacheBytes ?? 256 * 1024 * 1024, options.shared ?? false);
+  static open(
+    db: DatabaseSync,
+    postings: DatabaseSync,
+    options: SearchIndexOptions = {},
+  ): SearchIndex {
+    return new SearchIndex(
+      db,
+      postings,
+      options.cacheBytes ?? 256 * 1024 * 1024,
+      options.shared ?? false,
+    );
   }
 
   #remember(key: string, list: Uint32Array): Uint32Array {
@@ -379,7 +394,7 @@ export class SearchIndex {
     if (!this.#stateCounts) {
       const counts = new Uint32Array(this.states.length);
       const numbers = new Map(this.states.map((s, i) => [s, i]));
-      for (const [term, ids] of this.#listLengths(FIELD.state)) {
+      for (const [term, ids] of this.listLengths(FIELD.state)) {
         const at = numbers.get(term) ?? 0;
         if (at > 0) counts[at] = ids;
       }
@@ -388,8 +403,11 @@ export class SearchIndex {
     return this.#stateCounts[value] ?? 0;
   }
 
-  /** Each term of a field with its list's number of ids, from the stored sizes (no list read). */
-  #listLengths(field: number): [term: string, ids: number][] {
+  /**
+   * Each term of a field, in term order, with its list's number of ids,
+   * from the stored sizes (no list read).
+   */
+  listLengths(field: number): [term: string, ids: number][] {
     const rows = this.#lengths.all(field) as unknown as [string, number][];
     return rows.map(([term, bytes]) => [term, bytes / 4]);
   }

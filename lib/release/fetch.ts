@@ -1,8 +1,9 @@
 /**
- * Fetching a published release: its manifest, then the database it names,
- * streamed to a temporary file beside the served one while its SHA-256 is
- * computed; a file whose size, checksum or contents do not match the
- * manifest is deleted and never served. Works over `http:`, `https:` and
+ * Fetching a published release: its manifest, then the database it names
+ * (its part files, then its main file), each streamed to a temporary file
+ * beside the served one while its SHA-256 is computed; a file whose size,
+ * checksum or contents do not match the manifest is deleted and never
+ * served. Works over `http:`, `https:` and
  * `file:` URLs and plain paths alike (Deno's `fetch` reads files).
  *
  * @module
@@ -11,14 +12,17 @@ import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import {
+  hashFile,
   manifestPath,
   parseManifest,
+  type ReleaseFile,
   releaseId,
   type ReleaseManifest,
   writeManifest,
 } from "./manifest.ts";
 import { basename } from "../paths.ts";
 import { openSqliteStore } from "../store/sqlite_store.ts";
+import { partFiles, partPath, readPartNames, removeReplacedParts } from "../store/parts.ts";
 
 /** A release could not be fetched or did not check out; the message says why. */
 export class ReleaseFetchError extends Error {
@@ -157,12 +161,80 @@ async function readManifest(url: URL, signal: AbortSignal): Promise<PublishedRel
 /** Progress of a download: bytes so far of the manifest's total. */
 export type DownloadProgress = (bytes: number, total: number) => void;
 
+/** A file being downloaded: its source, where it goes, and what it must be. */
+interface Transfer {
+  url: URL;
+  path: string;
+  expected: ReleaseFile;
+}
+
 /**
- * Downloads the release's database to a temporary file beside `db`
- * (`<db>.download-<pid>-<stamp>`), checking its size and SHA-256 against
- * the manifest, and that it is the provider database the manifest
- * describes. Returns the temporary file's path; on any failure the file is
- * removed and a {@linkcode ReleaseFetchError} says why.
+ * Streams `url` into `file` (open at `path`), checking its size and
+ * SHA-256 against `expected`; `fed` counts the bytes as they come.
+ */
+async function transfer(
+  { url, path, expected }: Transfer,
+  watchdog: Watchdog,
+  fed: (bytes: number) => void,
+  file: Deno.FsFile,
+): Promise<void> {
+  const response = await open(url, watchdog.signal);
+  const hash = createHash("sha256");
+  let bytes = 0;
+  try {
+    for await (const chunk of response.body!) {
+      watchdog.feed();
+      bytes += chunk.length;
+      if (bytes > expected.bytes) {
+        throw new ReleaseFetchError(
+          `'${url.href}' is larger than the manifest's ${expected.bytes} bytes`,
+        );
+      }
+      hash.update(chunk);
+      let written = 0;
+      while (written < chunk.length) written += await file.write(chunk.subarray(written));
+      fed(chunk.length);
+    }
+  } catch (error) {
+    if (error instanceof ReleaseFetchError) throw error;
+    if (watchdog.signal.reason instanceof ReleaseFetchError) throw watchdog.signal.reason;
+    throw new ReleaseFetchError(`Download of '${url.href}' failed: ${reason(error)}`);
+  }
+  if (bytes !== expected.bytes) {
+    throw new ReleaseFetchError(
+      `'${url.href}' has ${bytes} bytes, the manifest says ${expected.bytes}: ` +
+        "the download was cut short or the file changed; publish the database before its manifest",
+    );
+  }
+  const sha256 = hash.digest("hex");
+  if (sha256 !== expected.sha256) {
+    throw new ReleaseFetchError(
+      `'${url.href}' has SHA-256 ${sha256}, the manifest says ${expected.sha256}: ` +
+        `the file is corrupt or belongs to another release (${basename(path)})`,
+    );
+  }
+}
+
+/** Whether `path` already is the file `expected` (a part kept from an earlier install). */
+async function alreadyThere(path: string, expected: ReleaseFile): Promise<boolean> {
+  try {
+    if ((await Deno.stat(path)).size !== expected.bytes) return false;
+    return (await hashFile(path)).sha256 === expected.sha256;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Downloads the release beside `db`: each part file the manifest lists to
+ * its own name (one already there with the right checksum is kept), then
+ * the main file to a temporary file (`<db>.download-<pid>-<stamp>`, locked
+ * while the download runs, so a sweep of leftovers leaves it and the
+ * parts' temporary files alone), each checked against the manifest's size
+ * and SHA-256, and the main file opened to check that it is the provider
+ * database the manifest describes. Returns the temporary file's path; on
+ * any failure the temporary files are removed and a
+ * {@linkcode ReleaseFetchError} says why.
  *
  * @example
  * ```ts
@@ -182,65 +254,61 @@ export async function downloadRelease(
   } = {},
 ): Promise<string> {
   const { manifest, databaseUrl } = release;
-  const expected = manifest.database;
   const temp = `${db}.download-${Deno.pid}-${Date.now().toString(36)}`;
+  const total = manifest.database.bytes + manifest.parts.reduce((n, p) => n + p.bytes, 0);
+  let done = 0, reported = 0;
+  const fed = (bytes: number) => {
+    done += bytes;
+    if (done - reported >= 8 << 20) {
+      reported = done;
+      options.onProgress?.(done, total);
+    }
+  };
+  const temporary = [temp];
+  /** Parts this download put in place: removed again if the release is not installed. */
+  const placed: string[] = [];
   const watchdog = new Watchdog(
     options.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
     `Download of '${databaseUrl.href}' stalled`,
     options.signal,
   );
   try {
-    const response = await open(databaseUrl, watchdog.signal);
-    const hash = createHash("sha256");
-    let bytes = 0, reported = 0;
     {
-      using file = await Deno.open(temp, { write: true, createNew: true });
-      // Marks the download as running (lib/release/leftovers.ts) while it is written.
-      if (Deno.build.os !== "windows") file.tryLockSync(true);
-      try {
-        for await (const chunk of response.body!) {
-          watchdog.feed();
-          bytes += chunk.length;
-          if (bytes > expected.bytes) {
-            throw new ReleaseFetchError(
-              `'${databaseUrl.href}' is larger than the manifest's ${expected.bytes} bytes`,
-            );
-          }
-          hash.update(chunk);
-          let written = 0;
-          while (written < chunk.length) written += await file.write(chunk.subarray(written));
-          if (bytes - reported >= 8 << 20) {
-            reported = bytes;
-            options.onProgress?.(bytes, expected.bytes);
-          }
+      using main = await Deno.open(temp, { write: true, createNew: true });
+      // Marks the download as running (lib/store/build_leftovers.ts) while its files are written.
+      if (Deno.build.os !== "windows") main.tryLockSync(true);
+      for (const [k, part] of manifest.parts.entries()) {
+        const path = partPath(db, part.file);
+        if (await alreadyThere(path, part)) {
+          fed(part.bytes);
+          continue;
         }
-      } catch (error) {
-        if (error instanceof ReleaseFetchError) throw error;
-        if (watchdog.signal.reason instanceof ReleaseFetchError) throw watchdog.signal.reason;
-        throw new ReleaseFetchError(`Download of '${databaseUrl.href}' failed: ${reason(error)}`);
+        const partTemp = `${temp}.part${k}`;
+        temporary.push(partTemp);
+        {
+          using file = await Deno.open(partTemp, { write: true, createNew: true });
+          const url = new URL(part.file, databaseUrl);
+          await transfer({ url, path: partTemp, expected: part }, watchdog, fed, file);
+        }
+        await Deno.rename(partTemp, path);
+        placed.push(path);
       }
-    }
-    if (bytes !== expected.bytes) {
-      throw new ReleaseFetchError(
-        `'${databaseUrl.href}' has ${bytes} bytes, the manifest says ${expected.bytes}: ` +
-          "the download was cut short or the file changed; publish the database before its manifest",
-      );
-    }
-    const sha256 = hash.digest("hex");
-    if (sha256 !== expected.sha256) {
-      throw new ReleaseFetchError(
-        `'${databaseUrl.href}' has SHA-256 ${sha256}, the manifest says ${expected.sha256}: ` +
-          "the file is corrupt or belongs to another release",
-      );
+      const whole = { url: databaseUrl, path: temp, expected: manifest.database };
+      await transfer(whole, watchdog, fed, main);
     }
     watchdog.stop();
     checkDatabase(temp, manifest);
     return temp;
   } catch (error) {
     watchdog.stop();
-    try {
-      Deno.removeSync(temp);
-    } catch { /* never created */ }
+    const served = new Set(
+      (readPartNames(db) ? partFiles(readPartNames(db)!) : []).map((file) => partPath(db, file)),
+    );
+    for (const path of [...temporary, ...placed.filter((p) => !served.has(p))]) {
+      try {
+        Deno.removeSync(path);
+      } catch { /* never created, or renamed */ }
+    }
     throw error instanceof ReleaseFetchError
       ? error
       : new ReleaseFetchError(`Cannot download the release: ${reason(error)}`);
@@ -269,7 +337,8 @@ function checkDatabase(path: string, manifest: ReleaseManifest): void {
 
 /**
  * Puts a downloaded release in place at `db` (an atomic rename; open
- * stores keep reading the file they opened) and writes its manifest beside.
+ * stores keep reading the files they opened), removes the part files of
+ * the release it replaced, and writes its manifest beside.
  *
  * @example
  * ```ts
@@ -281,7 +350,9 @@ export async function installRelease(
   db: string,
   manifest: ReleaseManifest,
 ): Promise<void> {
+  const replaced = readPartNames(db);
   await Deno.rename(temp, db);
+  if (replaced) removeReplacedParts(db, replaced, readPartNames(db));
   for (const suffix of ["-wal", "-shm"]) {
     try {
       await Deno.remove(db + suffix);

@@ -6,17 +6,25 @@
  *
  * The release id is derived from the database itself (its source, the
  * latest date in its source files' names and its build time), so a database
- * without a manifest still has one; the manifest adds the file's size and
- * SHA-256.
+ * without a manifest still has one; the manifest adds the size and SHA-256
+ * of the main file and of each of its part files (`lib/store/parts.ts`).
  *
  * @module
  */
 import { createHash } from "node:crypto";
 import type { DatasetInfo } from "../store/store.ts";
 import { basename } from "../paths.ts";
+import { partFiles, partPath, readPartNames } from "../store/parts.ts";
 
-/** The manifest format this version writes and reads. */
-export const MANIFEST_FORMAT_VERSION = 1;
+/** The manifest format this version writes and reads (2: a release is a main file and its parts). */
+export const MANIFEST_FORMAT_VERSION = 2;
+
+/** A file of a release: its name (relative to the manifest), size and SHA-256 (hex). */
+export interface ReleaseFile {
+  file: string;
+  bytes: number;
+  sha256: string;
+}
 
 /** What `<db>.release.json` holds. */
 export interface ReleaseManifest {
@@ -42,8 +50,10 @@ export interface ReleaseManifest {
   deactivated: number;
   /** The source files, with their row counts. */
   files: { kind: string; name: string; rows: number; skipped: number }[];
-  /** The database file: its name (relative to the manifest), size and SHA-256 (hex). */
-  database: { file: string; bytes: number; sha256: string };
+  /** The database's main file. */
+  database: ReleaseFile;
+  /** The part files the main file names (they keep their names wherever the main file goes). */
+  parts: ReleaseFile[];
 }
 
 /** The release being served, as `GET /v1/dataset` reports it. */
@@ -166,6 +176,12 @@ export async function hashFile(path: string): Promise<{ sha256: string; bytes: n
  */
 export async function buildManifest(db: string, info: DatasetInfo): Promise<ReleaseManifest> {
   const { sha256, bytes } = await hashFile(db);
+  const names = readPartNames(db);
+  if (!names) throw new Error(`Cannot describe '${db}': it names no part files`);
+  const parts: ReleaseFile[] = [];
+  for (const file of partFiles(names)) {
+    parts.push({ file, ...await hashFile(partPath(db, file)) });
+  }
   return {
     format_version: MANIFEST_FORMAT_VERSION,
     release: releaseId(info),
@@ -179,6 +195,7 @@ export async function buildManifest(db: string, info: DatasetInfo): Promise<Rele
     deactivated: info.deactivated,
     files: info.files.map(({ kind, name, rows, skipped }) => ({ kind, name, rows, skipped })),
     database: { file: basename(db), bytes, sha256 },
+    parts,
   };
 }
 
@@ -198,6 +215,32 @@ export async function writeManifest(path: string, manifest: ReleaseManifest): Pr
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks a {@linkcode ReleaseFile} of a manifest; a part's name must be a
+ * plain file name (it is kept as is beside the main file).
+ */
+function checkFile(
+  value: unknown,
+  field: string,
+  fail: (field: string, expected: string) => never,
+  plain: boolean,
+): void {
+  if (!isObject(value)) return fail(field, "an object");
+  const file = value.file;
+  if (
+    typeof file !== "string" || file === "" || /(^|[\\/])\.\.([\\/]|$)/.test(file) ||
+    /^[a-z][a-z0-9+.-]*:/i.test(file) || (plain && !/^[A-Za-z0-9._-]{1,200}$/.test(file))
+  ) {
+    fail(`${field}.file`, plain ? "a plain file name" : "a file name relative to the manifest");
+  }
+  if (!Number.isSafeInteger(value.bytes) || (value.bytes as number) <= 0) {
+    fail(`${field}.bytes`, "a positive integer");
+  }
+  if (typeof value.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(value.sha256)) {
+    fail(`${field}.sha256`, "64 lowercase hex digits");
+  }
 }
 
 /**
@@ -225,7 +268,11 @@ export function parseManifest(text: string): ReleaseManifest {
   };
   if (!isObject(value)) return fail("(document)", "an object");
   if (value.format_version !== MANIFEST_FORMAT_VERSION) {
-    fail("format_version", `${MANIFEST_FORMAT_VERSION} (this server reads format 1)`);
+    fail(
+      "format_version",
+      `${MANIFEST_FORMAT_VERSION} (this server reads format ${MANIFEST_FORMAT_VERSION}; ` +
+        "publish the release again with this version)",
+    );
   }
   if (typeof value.release !== "string" || !/^[A-Za-z0-9._-]{1,128}$/.test(value.release)) {
     fail("release", "an id of letters, digits, '.', '_' and '-'");
@@ -245,20 +292,11 @@ export function parseManifest(text: string): ReleaseManifest {
     }
   }
   if (!Array.isArray(value.files)) fail("files", "an array");
-  const database = value.database;
-  if (!isObject(database)) return fail("database", "an object");
-  if (
-    typeof database.file !== "string" || database.file === "" ||
-    /(^|[\\/])\.\.([\\/]|$)/.test(database.file) || /^[a-z][a-z0-9+.-]*:/i.test(database.file)
-  ) {
-    fail("database.file", "a file name relative to the manifest");
+  checkFile(value.database, "database", fail, false);
+  if (!Array.isArray(value.parts) || value.parts.length < 2) {
+    fail("parts", "an array of the database's part files (postings and records)");
   }
-  if (!Number.isSafeInteger(database.bytes) || (database.bytes as number) <= 0) {
-    fail("database.bytes", "a positive integer");
-  }
-  if (typeof database.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(database.sha256)) {
-    fail("database.sha256", "64 lowercase hex digits");
-  }
+  (value.parts as unknown[]).forEach((part, i) => checkFile(part, `parts[${i}]`, fail, true));
   return value as unknown as ReleaseManifest;
 }
 

@@ -16,6 +16,7 @@ import {
   type ReleaseManifest,
   writeManifest,
 } from "./manifest.ts";
+import { partPath } from "../store/parts.ts";
 
 /** The name of the pointer to the current release in a release folder. */
 export const CURRENT_MANIFEST = "current.release.json";
@@ -47,8 +48,10 @@ async function manifestOf(db: string): Promise<ReleaseManifest> {
 }
 
 /**
- * Copies the database at `db` into `folder` as `<release>.db` with
- * `<release>.release.json`, then points `current.release.json` at it.
+ * Copies the database at `db` into `folder` as `<release>.db`, its part
+ * files under their own names, with `<release>.release.json`, then points
+ * `current.release.json` at it. Parts go first, the pointer last, so a
+ * replica never reads a manifest whose files are not all there.
  *
  * @example
  * ```ts
@@ -60,9 +63,15 @@ export async function publishRelease(db: string, folder: string): Promise<Publis
   await Deno.mkdir(folder, { recursive: true });
   const name = `${manifest.release}.db`;
   const database = `${folder}/${name}`;
-  const temp = `${database}.tmp-${Deno.pid}`;
-  await Deno.copyFile(db, temp);
-  await Deno.rename(temp, database);
+  const copy = async (from: string, to: string) => {
+    const temp = `${to}.tmp-${Deno.pid}`;
+    await Deno.copyFile(from, temp);
+    await Deno.rename(temp, to);
+  };
+  for (const part of manifest.parts) {
+    await copy(partPath(db, part.file), `${folder}/${part.file}`);
+  }
+  await copy(db, database);
   const published = { ...manifest, database: { ...manifest.database, file: name } };
   await writeManifest(`${folder}/${manifest.release}.release.json`, published);
   const current = `${folder}/${CURRENT_MANIFEST}`;

@@ -12,7 +12,6 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
 import type { ExtraFilter } from "./query.ts";
 import {
   type FilterCache,
@@ -26,9 +25,8 @@ import { FIELD } from "../index/fields.ts";
 import { MAX_DAY, monthDays } from "../index/updated.ts";
 import { unionAll } from "../index/sorted.ts";
 
-/** What the filters read: the connection, the index and the cache of long filter lists. */
+/** What the filters read: the index and the cache of long filter lists. */
 export interface ExtraFilterContext {
-  db: DatabaseSync;
   index: SearchIndex;
   filterLists?: FilterCache;
 }
@@ -45,9 +43,7 @@ const monthSizes = new WeakMap<SearchIndex, [string, number][]>();
 function monthCounts(ctx: ExtraFilterContext): [string, number][] {
   let counts = monthSizes.get(ctx.index);
   if (!counts) {
-    counts = (ctx.db.prepare(
-      "SELECT term, length(ids) / 4 AS n FROM posting WHERE field = ? ORDER BY term",
-    ).all(FIELD.updatedMonth) as { term: string; n: number }[]).map((r) => [r.term, r.n]);
+    counts = ctx.index.listLengths(FIELD.updatedMonth);
     monthSizes.set(ctx.index, counts);
   }
   return counts;

@@ -38,6 +38,8 @@ export class BuildFiles {
   readonly tempPath: string;
   /** The staging database. */
   readonly stagePath: string;
+  /** The build's stamp: this process's id and the time (the part files carry it). */
+  readonly stamp: string;
   readonly #scratch = new Set<string>();
 
   /**
@@ -52,6 +54,7 @@ export class BuildFiles {
    */
   constructor(target: string) {
     const stamp = `${Deno.pid}-${Date.now().toString(36)}`;
+    this.stamp = stamp;
     this.tempPath = `${target}.building-${stamp}`;
     this.stagePath = `${target}.stage-${stamp}`;
   }

@@ -2,8 +2,10 @@
  * Leftovers of builds that were killed: an import or demo build killed with
  * SIGKILL (the OOM killer, a power cut) cannot clean up, and leaves its
  * `<db>.building-<pid>-<stamp>` and `<db>.stage-<pid>-<stamp>*` files (and
- * their journals) beside the database — gigabytes at full scale. A release
- * download leaves `<db>.download-<pid>-<stamp>`. A running build holds an
+ * their journals) and its part files `<db>.<pid>-<stamp>.<kind>` (see
+ * `parts.ts`) beside the database — gigabytes at full scale. A release
+ * download leaves `<db>.download-<pid>-<stamp>*`. A part file is a
+ * leftover only when the database does not name it. A running build holds an
  * advisory lock on its main file ({@linkcode holdBuildLock}), which the
  * kernel drops when the process dies however it dies, so the next build
  * tells the leftovers of dead builds from the files of live ones (even in
@@ -13,6 +15,7 @@
  * @module
  */
 import { basename, dirname } from "../paths.ts";
+import { partFiles, readPartNames } from "./parts.ts";
 
 /** One file left by a build that no longer runs. */
 export interface Leftover {
@@ -31,13 +34,15 @@ function escapeRegExp(text: string): string {
 /**
  * The pattern of a build's temporary files beside `db`: the kind, the pid
  * and the stamp (base-36 milliseconds) in groups 1–3; the manifest's
- * temporary file has the pid in group 4.
+ * temporary file has the pid in group 4; a part file the pid and stamp of
+ * its build in groups 5–6.
  */
 function leftoverPattern(db: string): RegExp {
   const base = escapeRegExp(basename(db));
   return new RegExp(
     `^${base}\\.(building|stage|download)-(\\d+)-([0-9a-z]+)(?:\\.[A-Za-z0-9_-]+)?(?:-journal|-wal|-shm)?$` +
-      `|^${base}\\.release\\.json\\.tmp-(\\d+)$`,
+      `|^${base}\\.release\\.json\\.tmp-(\\d+)$` +
+      `|^${base}\\.(\\d+)-([0-9a-z]+)\\.(?:postings|records-\\d+)(?:-journal)?$`,
   );
 }
 
@@ -118,6 +123,7 @@ export function findLeftovers(db: string): Leftover[] {
     return [];
   }
   const verdicts = new Map<string, boolean>();
+  let named: Set<string> | null = null;
   for (const entry of entries) {
     if (!entry.isFile) continue;
     const match = pattern.exec(entry.name);
@@ -129,17 +135,26 @@ export function findLeftovers(db: string): Leftover[] {
     } catch {
       continue;
     }
-    const [, kind, pid, stamp, manifestPid] = match;
+    const [, kind, pid, stamp, manifestPid, partPid, partStamp] = match;
     let runs: boolean;
     if (manifestPid !== undefined) {
       runs = Date.now() - (stat.mtime?.getTime() ?? 0) < MANIFEST_TEMP_MAX_AGE_MS;
+    } else if (partPid !== undefined) {
+      // A part the database names is served; one of a running build is being written.
+      named ??= new Set(partFiles(readPartNames(db) ?? { postings: "", records: [] }));
+      const owner = `${db}.building-${partPid}-${partStamp}`;
+      const building = verdicts.get(owner) ?? buildStillRuns(owner);
+      verdicts.set(owner, building);
+      runs = building || named.has(entry.name.replace(/-journal$/, ""));
     } else {
       // A build's stage files belong to its main (building) file, which holds the lock.
       const owner = `${db}.${kind === "download" ? "download" : "building"}-${pid}-${stamp}`;
       runs = verdicts.get(owner) ?? buildStillRuns(owner);
       verdicts.set(owner, runs);
     }
-    if (!runs) found.push({ path, bytes: stat.size, pid: Number(pid ?? manifestPid) });
+    if (!runs) {
+      found.push({ path, bytes: stat.size, pid: Number(pid ?? manifestPid ?? partPid) });
+    }
   }
   return found.sort((a, b) => a.path.localeCompare(b.path));
 }

@@ -9,6 +9,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 import { ZIP_DATASET } from "../geo/zip.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
+import { type PartNames, PARTS_META_KEY } from "./parts.ts";
 
 /** One input file, as recorded in the dataset metadata. */
 export interface FileRecord {
@@ -73,6 +74,8 @@ export interface MetaFacts {
   /** Where the code set came from; an update without one keeps the previous value. */
   taxonomySource: string | undefined;
   stats: BuildStats;
+  /** The part files the build wrote (see `parts.ts`). */
+  parts: PartNames;
 }
 
 /** Writes the `meta` table: schema version, source, input files, counts. */
@@ -96,6 +99,7 @@ export function writeMeta(db: DatabaseSync, facts: MetaFacts): void {
     zips_not_found: String(facts.stats.zipsNotFound),
     records: String(facts.stats.providers),
     active: String(facts.stats.active),
+    [PARTS_META_KEY]: JSON.stringify(facts.parts),
   };
   const put = db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
   db.exec("BEGIN");

@@ -6,7 +6,10 @@
  * provider (active first, then by name, then NPI), writes the ranked
  * provider table and its lookups, the index and the metadata; `commit`
  * moves the finished file over the target in one atomic rename. Until then
- * the database being served is never touched.
+ * the database being served is never touched. The records and the posting
+ * lists go to part files of their own beside it (see `parts.ts`), named
+ * with the build's stamp; a commit removes the parts of the release it
+ * replaced.
  *
  * @module
  */
@@ -56,6 +59,15 @@ import {
 } from "./rank_keys.ts";
 import { rankInWorker } from "./rank_in_worker.ts";
 import { BUILD_PRAGMAS, BuildFiles, removeIfExists } from "./build_files.ts";
+import {
+  partName,
+  type PartNames,
+  partPath,
+  POSTINGS_PAGE_SIZE,
+  readPartNames,
+  removeReplacedParts,
+} from "./parts.ts";
+import { RecordPartsWriter } from "./record_parts.ts";
 import { holdBuildLock } from "./build_leftovers.ts";
 import {
   type BuildStats,
@@ -89,6 +101,8 @@ export interface BuildOptions {
   batchSize?: number;
   /** Index ids held in memory before a segment is written to the staging database. */
   segmentEntries?: number;
+  /** Bytes a records part grows to before the next one starts (default `RECORD_PART_BYTES`). */
+  recordPartBytes?: number;
 }
 
 /** Writes a new database file beside the target. */
@@ -99,6 +113,11 @@ export class DatabaseBuilder {
   readonly #options: BuildOptions;
   readonly #db: DatabaseSync;
   readonly #stage: DatabaseSync;
+  /** The records parts. */
+  readonly #recordParts: RecordPartsWriter;
+  /** The postings part. */
+  readonly #postings: DatabaseSync;
+  readonly #postingsName: string;
   readonly #describe: (code: string) => string | null;
   readonly #files: FileRecord[] = [];
   readonly #batchSize: number;
@@ -133,9 +152,6 @@ export class DatabaseBuilder {
   #deactivatedOnArrival = false;
   /** Updates: seqs of NPIs this update added. */
   #added = new Map<number, number>();
-  readonly #insertRecord: StatementSync;
-  readonly #records: BatchInsert;
-  readonly #updateRecord: StatementSync;
   #lastSeqOf: StatementSync | null = null;
   readonly #sideTarget: DatabaseSync;
   readonly #insertSide: Record<SideTable, BatchInsert>;
@@ -149,8 +165,32 @@ export class DatabaseBuilder {
     this.#batchSize = options.batchSize ?? 20_000;
     this.#db = new DatabaseSync(tempPath);
     this.#db.exec(BUILD_PRAGMAS);
+    let previousParts: PartNames | null = null;
     if (!this.#update) this.#db.exec(BASE_SCHEMA);
-    else this.#checkVersion();
+    else {
+      this.#checkVersion();
+      previousParts = readPartNames(options.target);
+      if (!previousParts) {
+        throw new Error(
+          `Cannot update '${options.target}': it names no part files; run a full import`,
+        );
+      }
+    }
+    const partOptions = {
+      target: options.target,
+      stamp: paths.stamp,
+      pragmas: BUILD_PRAGMAS,
+      partBytes: options.recordPartBytes,
+    };
+    this.#recordParts = previousParts
+      ? RecordPartsWriter.copyOf(options.target, previousParts.records, partOptions)
+      : RecordPartsWriter.create(partOptions);
+    // The index is written anew (an update rebuilds it from the records): a new postings part.
+    this.#postingsName = partName(options.target, paths.stamp, "postings");
+    const postingsPath = partPath(options.target, this.#postingsName);
+    removeIfExists(postingsPath);
+    this.#postings = new DatabaseSync(postingsPath);
+    this.#postings.exec(`PRAGMA page_size = ${POSTINGS_PAGE_SIZE}; ${BUILD_PRAGMAS}`);
     if (!this.#update && !options.taxonomy) {
       throw new TypeError("A new database needs a taxonomy code set");
     }
@@ -166,9 +206,6 @@ export class DatabaseBuilder {
     this.#stage.exec(BUILD_PRAGMAS);
     this.#stage.exec("PRAGMA cache_size = -32768");
     this.#stage.exec(STAGE_SCHEMA);
-    this.#insertRecord = this.#db.prepare("INSERT INTO record (seq, npi, doc) VALUES (?, ?, ?)");
-    this.#records = new BatchInsert(this.#db, "INSERT INTO record (seq, npi, doc)", 3);
-    this.#updateRecord = this.#db.prepare("UPDATE record SET doc = ? WHERE seq = ?");
     // A fresh build writes reference rows where they stay; an update stages them, to replace an
     // NPI's rows of each kind at the end.
     this.#sideTarget = this.#update ? this.#stage : this.#db;
@@ -183,9 +220,7 @@ export class DatabaseBuilder {
       "INSERT OR REPLACE INTO deactivation (npi, date) VALUES (?, ?)",
     );
     if (this.#update) {
-      this.#seq = (this.#db.prepare("SELECT coalesce(max(seq), 0) AS n FROM record").get() as {
-        n: number;
-      }).n;
+      this.#seq = this.#recordParts.lastSeq;
     } else {
       this.#index = this.#newIndex();
     }
@@ -215,6 +250,7 @@ export class DatabaseBuilder {
       lock?.close();
       removeIfExists(paths.tempPath);
       removeIfExists(paths.stagePath);
+      removeBuildParts(options.target, paths.stamp);
       throw error;
     }
   }
@@ -257,16 +293,18 @@ export class DatabaseBuilder {
     if (this.#pending === 0) {
       this.#db.exec("BEGIN");
       this.#stage.exec("BEGIN");
+      this.#recordParts.begin();
     }
   }
 
   /** Commits the rows written so far. */
   flush(): void {
-    this.#records.flush();
+    this.#recordParts.flush();
     for (const insert of Object.values(this.#insertSide)) insert.flush();
     if (this.#pending > 0) {
       this.#db.exec("COMMIT");
       this.#stage.exec("COMMIT");
+      this.#recordParts.commit();
       this.#pending = 0;
     }
   }
@@ -306,7 +344,7 @@ export class DatabaseBuilder {
     const seq = ++this.#seq;
     if (part > 0) this.#parts.set(seq, part);
     this.#npiBySeq.set(seq, p.npi);
-    this.#records.add(seq, p.npi, p.doc);
+    this.#recordParts.add(seq, p.npi, p.doc);
     this.#wrote();
     return seq;
   }
@@ -362,10 +400,10 @@ export class DatabaseBuilder {
   #upsertRecord(npi: number, doc: string): void {
     const seq = this.#seqOf(npi);
     if (seq !== null) {
-      this.#updateRecord.run(doc, seq);
+      this.#recordParts.update(seq, doc);
     } else {
       const added = ++this.#seq;
-      this.#insertRecord.run(added, npi, doc);
+      this.#recordParts.insert(added, npi, doc);
       this.#added.set(npi, added);
     }
   }
@@ -557,7 +595,7 @@ export class DatabaseBuilder {
       );
       for (const _ of rows) await pause();
     };
-    if (!await index.writeBeside(this.#db, ranked, paths, providers, progress)) {
+    if (!await index.writeBeside(this.#db, this.#postings, ranked, paths, providers, progress)) {
       this.#writeHere(ranked, active, sides, onProgress);
     }
     return this.#finish(stats, active, started);
@@ -575,7 +613,12 @@ export class DatabaseBuilder {
       const _ of writeProviderTables(this.#db, ranked, active, sides, onProgress, this.#npiData())
     );
     this.#db.exec("COMMIT");
-    this.#index!.write(this.#db, ranked, (phase) => onProgress(ranked.size, ranked.size, phase));
+    this.#index!.write(
+      this.#db,
+      this.#postings,
+      ranked,
+      (phase) => onProgress(ranked.size, ranked.size, phase),
+    );
   }
 
   /**
@@ -666,8 +709,11 @@ export class DatabaseBuilder {
       files: this.#files,
       taxonomySource: taxonomy?.source,
       stats,
+      parts: this.#partNames(),
     });
     this.#stage.close();
+    this.#recordParts.close();
+    this.#postings.close();
     db.close();
     this.#paths.removeScratch();
     this.#done = true;
@@ -675,24 +721,38 @@ export class DatabaseBuilder {
     return stats;
   }
 
-  /** Atomically replaces the target with the finished file. */
+  /** The part files this build wrote, as the main file names them. */
+  #partNames(): PartNames {
+    return { postings: this.#postingsName, records: this.#recordParts.names() };
+  }
+
+  /**
+   * Atomically replaces the target with the finished file, then removes
+   * the part files of the release it replaced (a server still reading
+   * them keeps them open until it lets go).
+   */
   commit(): void {
     if (!this.#done) throw new Error("Cannot commit a build before finalize()");
-    Deno.renameSync(this.tempPath, this.#options.target);
+    const target = this.#options.target;
+    const replaced = readPartNames(target);
+    Deno.renameSync(this.tempPath, target);
     this.#releaseLock();
-    removeIfExists(`${this.#options.target}-wal`);
-    removeIfExists(`${this.#options.target}-shm`);
+    removeIfExists(`${target}-wal`);
+    removeIfExists(`${target}-shm`);
+    if (replaced) removeReplacedParts(target, replaced, this.#partNames());
   }
 
   /** Abandons the build and deletes its files; the target is untouched. */
   abort(): void {
-    for (const connection of [this.#stage, this.#db]) {
+    for (const connection of [this.#stage, this.#db, this.#postings]) {
       try {
         if (!this.#done) connection.close();
       } catch { /* already closed */ }
     }
     this.#index?.close();
+    this.#recordParts.removeAll();
     this.#paths.removeAll();
+    removeBuildParts(this.#options.target, this.#paths.stamp);
     this.#releaseLock();
     this.#done = true;
   }
@@ -714,19 +774,18 @@ export class DatabaseBuilder {
     const index = NpiIndex.of(this.#npiBySeq.data, all);
     const repeated = index.repeated();
     if (repeated.length === 0) return index;
-    const dropRecord = this.#db.prepare("DELETE FROM record WHERE seq = ?");
     const dropped = new Set<number>();
-    this.#db.exec("BEGIN");
+    this.#recordParts.begin();
     for (const npi of repeated) {
       // File order: by part, then by arrival within a part.
       const rows = [...index.seqsOf(npi)]
         .sort((a, b) => this.#parts.get(a) - this.#parts.get(b) || a - b);
       for (const seq of rows.slice(0, -1)) {
-        dropRecord.run(seq);
+        this.#recordParts.remove(seq);
         dropped.add(seq);
       }
     }
-    this.#db.exec("COMMIT");
+    this.#recordParts.commit();
     this.#dropped = Uint32Array.from(dropped);
     return index.without((seq) => dropped.has(seq));
   }
@@ -737,11 +796,9 @@ export class DatabaseBuilder {
    * record of their own.
    */
   #applyDeactivations(): void {
-    const db = this.#db;
-    const getDoc = db.prepare("SELECT doc FROM record WHERE seq = ?");
-    const putDoc = db.prepare("UPDATE record SET doc = ? WHERE seq = ?");
+    const records = this.#recordParts;
     const fresh = !this.#update;
-    db.exec("BEGIN");
+    records.begin();
     for (const row of this.#stage.prepare("SELECT npi, date FROM deactivation").iterate()) {
       const { npi, date } = row as { npi: number; date: string | null };
       // Already applied to every record of the main file as it arrived.
@@ -750,7 +807,7 @@ export class DatabaseBuilder {
       if (seq === null) {
         const stub = deactivate(deactivatedStub(String(npi)), date);
         const added = ++this.#seq;
-        this.#insertRecord.run(added, npi, encodeProvider(stub));
+        records.insert(added, npi, encodeProvider(stub));
         this.#added.set(npi, added);
         if (fresh) {
           this.#npiBySeq.set(added, npi);
@@ -759,9 +816,8 @@ export class DatabaseBuilder {
         }
         continue;
       }
-      const doc = (getDoc.get(seq) as { doc: string }).doc;
-      const provider = deactivate(decodeProvider(doc, () => null), date);
-      putDoc.run(encodeProvider(provider), seq);
+      const provider = deactivate(decodeProvider(records.doc(seq)!, () => null), date);
+      records.update(seq, encodeProvider(provider));
       if (fresh) {
         const active = provider.status === "active";
         this.#changedActive.set(seq, active ? 1 : 0);
@@ -769,16 +825,15 @@ export class DatabaseBuilder {
         this.#index!.setFlags(seq, active ? flags | FLAG.active : flags & ~FLAG.active);
       }
     }
-    db.exec("COMMIT");
+    records.commit();
   }
 
   /** Updates: rebuilds the rank keys and the index from every record. */
   #reindex(onProgress: FinalizeProgress): IndexBuilder {
     const index = this.#newIndex();
-    const total = (this.#db.prepare("SELECT count(*) AS n FROM record").get() as { n: number }).n;
+    const total = this.#recordParts.count();
     let n = 0;
-    for (const row of this.#db.prepare("SELECT seq, npi, doc FROM record ORDER BY seq").iterate()) {
-      const { seq, npi, doc } = row as { seq: number; npi: number; doc: string };
+    for (const { seq, npi, doc } of this.#recordParts.rows()) {
       const p = decodeProvider(doc, () => null);
       const active = p.status === "active";
       this.#npiBySeq.set(seq, npi);
@@ -805,5 +860,23 @@ export class DatabaseBuilder {
       }
     }
     return joins;
+  }
+}
+
+/**
+ * Removes every part file a build of `target` stamped `stamp` may have
+ * written (an abandoned build's).
+ */
+function removeBuildParts(target: string, stamp: string): void {
+  const prefix = partName(target, stamp, "");
+  const folder = partPath(target, "");
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(folder || ".")];
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (entry.isFile && entry.name.startsWith(prefix)) removeIfExists(partPath(target, entry.name));
   }
 }

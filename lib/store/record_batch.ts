@@ -1,10 +1,10 @@
 /**
  * Reading stored records many at a time: one statement for a batch of
- * provider ids (`WHERE p.id IN (…)`, a read transaction and a statement
- * step per batch instead of per record: at 1 million records about 2 µs a
- * record against 9 µs for one statement each), and one per reference table
- * for the batch's NPIs that have rows there (4.4 µs a record in all, against
- * 9 µs and the joins).
+ * provider ids (`WHERE id IN (…)`, a read transaction and a statement step
+ * per batch instead of per record: at 1 million records about 2 µs a record
+ * against 9 µs for one statement each), one per records part for their
+ * records, and one per reference table for the batch's NPIs that have rows
+ * there.
  *
  * @module
  */
@@ -12,9 +12,10 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { SIDE } from "./sides.ts";
 import type { StoredRecord } from "./record_text.ts";
 import { arrayRows } from "../sqlite_rows.ts";
+import type { RecordParts } from "./record_parts.ts";
+import { bySize, padded, RECORD_BATCH } from "./record_batch_sizes.ts";
 
-/** Ids a statement reads at once; shorter batches are padded with an id no provider has. */
-export const RECORD_BATCH = 250;
+export { RECORD_BATCH } from "./record_batch_sizes.ts";
 
 /** A stored record with its provider id and NPI. */
 export interface StoredRecordRow extends StoredRecord {
@@ -22,54 +23,25 @@ export interface StoredRecordRow extends StoredRecord {
   npi: number;
 }
 
-/**
- * Statement sizes: a batch binds the smallest that holds it, padded with an
- * id no provider has (SQLite sorts the whole `IN` list on every run: a page
- * of ten binding 250 values cost a third more).
- */
-const SIZES = [16, RECORD_BATCH] as const;
-
-/** The smallest statement size holding `count` values. */
-function sizeFor(count: number): number {
-  return SIZES.find((size) => size >= count) ?? RECORD_BATCH;
-}
-
-/** `values` padded with `pad` to the statement size that holds them. */
-function padded(values: readonly number[], pad: number): number[] {
-  const out = values.slice();
-  const size = sizeFor(out.length);
-  while (out.length < size) out.push(pad);
-  return out;
-}
-
-/** One prepared statement per size of {@linkcode SIZES}, made on first use. */
-function bySize(make: (marks: string) => StatementSync): (count: number) => StatementSync {
-  const made = new Map<number, StatementSync>();
-  return (count) => {
-    const size = sizeFor(count);
-    let statement = made.get(size);
-    if (!statement) made.set(size, statement = make(Array(size).fill("?").join(",")));
-    return statement;
-  };
-}
-
 const NONE: readonly string[] = [];
 
 /**
- * Reads stored records by provider id over `db`.
+ * Reads stored records by provider id: the providers' rows from `db` (the
+ * main file), their records from the records parts.
  *
  * @example
  * ```ts
- * const read = recordBatchReader(store.db);
+ * const read = recordBatchReader(db, records);
  * read([3, 1, 2]).map((r) => r.id); // [3, 1, 2]
  * ```
  */
 export function recordBatchReader(
   db: DatabaseSync,
+  records: RecordParts,
 ): (ids: readonly number[]) => StoredRecordRow[] {
   const main = bySize((marks) =>
     arrayRows(db.prepare(
-      `SELECT p.id, p.npi, p.sides, r.doc FROM provider p JOIN record r ON r.seq = p.record WHERE p.id IN (${marks})`,
+      `SELECT id, npi, sides, record FROM provider WHERE id IN (${marks})`,
     ))
   );
   const side = (table: string) =>
@@ -109,17 +81,33 @@ export function recordBatchReader(
   };
   return (ids) => {
     const byId = new Map<number, StoredRecordRow>();
+    const seqOf = new Map<number, number>();
     for (let at = 0; at < ids.length; at += RECORD_BATCH) {
       const chunk = ids.slice(at, at + RECORD_BATCH);
       const rows = main(chunk.length).all(...padded(chunk, -1)) as unknown as [
         number,
         number,
         number,
-        string,
+        number,
       ][];
-      for (const [id, npi, sides, doc] of rows) {
-        byId.set(id, { id, npi, sides, doc, otherNames: NONE, locations: NONE, endpoints: NONE });
+      for (const [id, npi, sides, seq] of rows) {
+        byId.set(id, {
+          id,
+          npi,
+          sides,
+          doc: "",
+          otherNames: NONE,
+          locations: NONE,
+          endpoints: NONE,
+        });
+        seqOf.set(id, seq);
       }
+    }
+    const docs = records.docs([...seqOf.values()]);
+    for (const [id, seq] of seqOf) {
+      const doc = docs.get(seq);
+      if (doc === undefined) byId.delete(id);
+      else byId.get(id)!.doc = doc;
     }
     for (const [bit, statement, key] of tables) {
       const npis: number[] = [];

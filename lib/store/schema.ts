@@ -5,14 +5,15 @@
  *
  * Provider ids are ranks: `id` order is active first, then by folded name,
  * then NPI, so any walk in id order already yields results in name order and
- * can stop early. Records are written once, as they arrive; the ranked
- * `provider` table points at them.
+ * can stop early. Records are written once, as they arrive, to the records
+ * parts (`record_parts.ts`, by arrival number `seq`); the ranked `provider`
+ * table points at them.
  *
  * @module
  */
 
 /** Bumped whenever the layout changes; a database of another version is not served. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /**
  * One row per NPI; id is the rank (active first, then by name, then NPI); `record` is the seq of
@@ -54,9 +55,6 @@ CREATE TABLE taxonomy (
   definition TEXT,
   section TEXT
 ) WITHOUT ROWID;
-
--- Provider records in the order they arrived (seq), in the stored form of codec.ts.
-CREATE TABLE record (seq INTEGER PRIMARY KEY, npi INTEGER NOT NULL, doc TEXT NOT NULL);
 
 ${PROVIDER_TABLES}
 
