@@ -282,24 +282,51 @@ Deno.test("[admission] an admitted search that can no longer start within the bu
   const { counts, waits, observer } = countingObserver();
   const { requests, pool, dataset } = await twoQueued(observer);
   try {
-    // The serving thread stalls past the budget: the running search has long finished, but the
-    // queued ones have waited longer than 700 ms by the time it is collected.
+    // The serving thread stalls past the budget. The search handed to the worker ahead starts as
+    // soon as the running one ends, whatever this thread does; the one still queued here has
+    // waited longer than 700 ms by the time the pool looks again, and is refused unrun.
     stall(800);
-    const [running, first, second, fourth] = await Promise.all(requests);
-    assertEquals(running!.response.status, 200);
-    await running!.response.body?.cancel();
+    const [running, ahead, queued, fourth] = await Promise.all(requests);
+    for (const { response } of [running!, ahead!]) {
+      assertEquals(response.status, 200);
+      await response.body?.cancel();
+    }
     assertEquals(fourth!.response.status, 503);
     await fourth!.response.body?.cancel();
-    for (const { response } of [first!, second!]) {
-      assertMatch(response.headers.get("retry-after") ?? "", /^[1-9]\d*$/);
-      const problem = await assertProblem(response, 503);
-      assertEquals(problem.type, "/problems/overloaded");
-      assertMatch(String(problem.detail), /waited \d+ ms and could not start within the 700 ms/);
-    }
-    assertEquals(counts.shed_overdue, 2);
+    assertMatch(queued!.response.headers.get("retry-after") ?? "", /^[1-9]\d*$/);
+    const problem = await assertProblem(queued!.response, 503);
+    assertEquals(problem.type, "/problems/overloaded");
+    assertMatch(String(problem.detail), /waited \d+ ms and could not start within the 700 ms/);
+    assertEquals(counts.shed_overdue, 1);
     assertEquals(counts.shed_wait_budget, 1);
-    // Every search a worker ran started within the budget of its arrival.
+    // Every search a worker ran started within the budget of its arrival (by the worker's clock):
+    // the three warm-ups, the running search and the one handed ahead.
+    assertEquals(waits.length, 5);
     for (const wait of waits) assert(wait <= 700, `a search ran after waiting ${wait} ms`);
+    assertEquals(pool.stats.queued, 0);
+  } finally {
+    await dataset.close();
+  }
+});
+
+Deno.test("[admission] a search handed ahead that its worker comes to after its budget is refused, unrun", async () => {
+  const { counts, waits, observer } = countingObserver();
+  // No search has finished yet, so each is reckoned at a quarter of the 500 ms budget: the second
+  // is admitted and handed to the worker ahead. The first really takes 600 ms, so the worker comes
+  // to the second past its budget, and refuses it rather than run it late.
+  const { app, pool, dataset } = await poolApp({ workerDelayMs: 600, maxWaitMs: 500, observer });
+  try {
+    const first = app.request("/v1/providers/search?q=smith");
+    const second = app.request("/v1/providers/search?q=jones");
+    assertEquals(pool.stats.queued, 1, "handed ahead");
+    const [a, b] = await Promise.all([first, second]);
+    assertEquals(a.status, 200);
+    await a.body?.cancel();
+    const problem = await assertProblem(b, 503);
+    assertEquals(problem.type, "/problems/overloaded");
+    assertMatch(String(problem.detail), /could not start within the 500 ms/);
+    assertEquals(counts.shed_overdue, 1);
+    assertEquals(waits.length, 1, "only the first ran");
     assertEquals(pool.stats.queued, 0);
   } finally {
     await dataset.close();

@@ -174,6 +174,93 @@ Deno.test("[pool] workers share the index columns one of them read", async () =>
   }
 });
 
+Deno.test("[pool] every search is answered when answers overtake each other (mailbox and messages)", async () => {
+  // Eight searches in flight, one running and one handed ahead: answers come through the mailbox
+  // (read whenever a search is submitted) and, when it is full, as messages. An answer to the
+  // search handed ahead read from the mailbox before the running one's message arrives must be
+  // kept, not dropped (a dropped answer leaves its search, and every one queued behind, unanswered).
+  const pool = await SearchPool.start({ path, workers: 1, queue: 64 });
+  try {
+    const words = ["smith", "jones", "lee", "garcia", "kim", "brown", "davis", "miller"];
+    let next = 0, answered = 0;
+    const one = async (): Promise<void> => {
+      const k = next++;
+      const query = searchQuery({ words: [words[k % words.length]!], limit: 1 + (k % 5) });
+      await pool.page({ query, cursorScope: { query: `q${k}`, release: "r" }, startedAt: clock() });
+      answered++;
+    };
+    const loop = async () => {
+      while (next < 1_500) await one();
+    };
+    const all = Promise.all(Array.from({ length: 8 }, loop));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`stuck after ${answered} answers`)), 20_000);
+    });
+    try {
+      await Promise.race([all, stuck]);
+    } finally {
+      clearTimeout(timer);
+    }
+    assertEquals(answered, 1_500, "every search was answered");
+    assertEquals(pool.stats.queued, 0);
+    assertEquals(pool.stats.busy, 0);
+  } finally {
+    // A pool with a search that will never be answered never drains: do not wait for it forever.
+    await Promise.race([pool.close(), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+  }
+});
+
+Deno.test("[pool] a worker refuses, unrun, a search it comes to after the time it had to start by", async () => {
+  const worker = new Worker(new URL("../lib/search/search_worker.ts", import.meta.url).href, {
+    type: "module",
+  });
+  const answers: { type: string; id?: number; startedAt?: number; ms?: number }[] = [];
+  worker.onmessage = (event) => answers.push(event.data);
+  try {
+    worker.postMessage({
+      type: "open",
+      path,
+      storeOptions: {},
+      delayMs: 0,
+      pages: true,
+      columns: {},
+      warmColumns: false,
+    });
+    const until = async (count: number) => {
+      const end = clock() + 20_000;
+      while (answers.length < count && clock() < end) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    await until(1);
+    assertEquals(answers[0]!.type, "ready");
+    const job = {
+      query: searchQuery({ words: ["smith"] }),
+      cursorScope: { query: "q", release: "r" },
+      startedAt: clock(),
+    };
+    const sent = clock();
+    worker.postMessage({ type: "search", id: 1, job, deadline: sent + 10_000, startBy: sent - 1 });
+    worker.postMessage({
+      type: "search",
+      id: 2,
+      job,
+      deadline: sent + 10_000,
+      startBy: sent + 60_000,
+    });
+    await until(3);
+    const [late, inTime] = answers.slice(1);
+    assertEquals([late!.type, late!.id], ["overdue", 1]);
+    assertEquals([inTime!.type, inTime!.id], ["page", 2]);
+    // Answers say when the worker started each search, and how long it ran.
+    assert(inTime!.startedAt! >= sent && inTime!.startedAt! <= clock(), "a start on the clock");
+    assert(inTime!.ms! >= 0);
+  } finally {
+    worker.terminate();
+  }
+});
+
 Deno.test("[pool] a worker told not to warm the columns reads none, nor any once given them", async () => {
   const messages = (warmColumns: boolean) => {
     const worker = new Worker(new URL("../lib/search/search_worker.ts", import.meta.url).href, {

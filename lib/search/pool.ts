@@ -1,6 +1,10 @@
 /**
  * A pool of search workers with admission control. At most one search runs
- * per worker; further searches wait in a FIFO queue of bounded length, and a
+ * per worker, and one more is handed to it ahead, so that it takes its
+ * next search the moment it answers, without waiting for this thread to
+ * notice the answer and send another (a round trip through two event loops
+ * that, at c=8 over a million-provider index, left the worker idle a third
+ * of the time); further searches wait in a FIFO queue of bounded length, and a
  * search arriving when the queue is full, or when its expected wait (the
  * work ahead of it: the queued searches' recent service times for their
  * shape, plus what the running ones have left, plus twice the deviation
@@ -96,10 +100,25 @@ export type ToWorker =
     /** Render these records as export text instead of searching (answered `chunk`). */
     records?: RecordsJob;
     deadline: number;
+    /**
+     * When it must have started, on `clock()` (a search handed ahead): the
+     * worker answers `overdue` instead of running it later. Absent: no limit.
+     */
+    startBy?: number;
     /** Answer the page (its ids) instead of the body, whatever the worker's mode. */
     page?: boolean;
   }
   | { type: "close" };
+
+/**
+ * When a worker started a search and how long it ran (ms), by the worker's
+ * `clock()`, with its cache counters as of the answer.
+ */
+interface Timing {
+  startedAt?: number;
+  ms?: number;
+  caches?: CacheCounters;
+}
 
 /** Messages a worker sends the pool. */
 export type FromWorker =
@@ -109,11 +128,13 @@ export type FromWorker =
   | { type: "columns"; columns: ColumnBytes }
   /** Word unions this worker built, in shared memory, for the others. */
   | { type: "wordSets"; sets: SharedWordSet[] }
-  | { type: "result"; id: number; body: string; caches?: CacheCounters }
-  | { type: "page"; id: number; page: SearchPage; caches?: CacheCounters }
-  | { type: "chunk"; id: number; chunk: BodyChunk; caches?: CacheCounters }
-  | { type: "timeout"; id: number; caches?: CacheCounters }
-  | { type: "failed"; id: number; message: string; caches?: CacheCounters }
+  | { type: "result"; id: number; body: string } & Timing
+  | { type: "page"; id: number; page: SearchPage } & Timing
+  | { type: "chunk"; id: number; chunk: BodyChunk } & Timing
+  | { type: "timeout"; id: number } & Timing
+  | { type: "failed"; id: number; message: string } & Timing
+  /** A search handed ahead that came after its `startBy`: refused unrun. */
+  | { type: "overdue"; id: number } & Timing
   /** The answer to search `id` is in the worker's mailbox. */
   | { type: "mailbox"; id: number };
 
@@ -244,12 +265,23 @@ interface Task {
   onAbort: (() => void) | null;
   /** Given up on while running: answered already, its worker told to stop (see `#abandon`). */
   abandoned?: boolean;
+  /** Gives up on it when its deadline passes (queued, handed ahead or running). */
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** The search the worker runs. */
   task: Task | null;
+  /** The search handed to the worker ahead, which it starts when it answers `task`. */
+  next: Task | null;
+  /**
+   * The answer to `next`, when it came before `task`'s: read from the
+   * mailbox while `task`'s answer was still on its way as a message.
+   */
+  early: (FromWorker & { id: number }) | null;
+  /** The grace a worker told to stop has before it is replaced (see `#abandon`). */
   timer: ReturnType<typeof setTimeout> | undefined;
   /** The worker's cache counters, as of its last answer. */
   caches: CacheCounters;
@@ -322,6 +354,8 @@ export class SearchPool {
         worker: undefined!,
         ready: false,
         task: null,
+        next: null,
+        early: null,
         timer: undefined,
         caches: {},
         mailbox: null,
@@ -347,7 +381,7 @@ export class SearchPool {
       workers: this.#slots.length,
       ready: this.#slots.filter((s) => s.ready).length,
       busy: this.#slots.filter((s) => s.task).length,
-      queued: this.#queue.length,
+      queued: this.#waiting(),
       replaced: this.#replaced,
       serviceMs: this.#times.overall?.ms ?? 0,
       serviceDeviationMs: this.#times.overall?.deviationMs ?? 0,
@@ -404,6 +438,11 @@ export class SearchPool {
       const { ms, deviationMs } = this.#times.estimate(slot.task.shape, fallback);
       work += Math.max(ms - (now - slot.task.startedAt), deviationMs);
       variance += deviationMs * deviationMs;
+      if (slot.next) {
+        const ahead = this.#times.estimate(slot.next.shape, fallback);
+        work += ahead.ms;
+        variance += ahead.deviationMs * ahead.deviationMs;
+      }
     }
     for (const task of this.#queue) {
       const { ms, deviationMs } = this.#times.estimate(task.shape, fallback);
@@ -510,11 +549,11 @@ export class SearchPool {
       }
       this.#dropExpired();
       this.#refuseLate();
-      if (this.#queue.length >= this.#options.queue) {
+      if (this.#waiting() >= this.#options.queue) {
         this.#options.observer?.shed?.("queue_full");
         reject(
           new UnavailableError(
-            `The server is busy: ${this.#slots.length} search(es) running and ${this.#queue.length} ` +
+            `The server is busy: ${this.#slots.length} search(es) running and ${this.#waiting()} ` +
               `waiting, the most it takes; retry after ${RETRY_AFTER_SECONDS} s, with backoff`,
             RETRY_AFTER_SECONDS,
             "overloaded",
@@ -544,6 +583,11 @@ export class SearchPool {
         task.onAbort = () => this.#abandon(task);
         task.signal.addEventListener("abort", task.onAbort, { once: true });
       }
+      if (task.deadline !== Infinity) {
+        task.timer = setTimeout(() => this.#abandon(task), Math.max(0, task.deadline - now));
+      }
+      // A worker without a search handed ahead takes it now.
+      this.#pump();
     });
   }
 
@@ -562,8 +606,15 @@ export class SearchPool {
     }
   }
 
+  /** Searches waiting for a worker: queued, or handed to a busy worker ahead (and not given up on). */
+  #waiting(): number {
+    let n = this.#queue.length;
+    for (const slot of this.#slots) if (slot.next && !slot.next.abandoned) n++;
+    return n;
+  }
+
   #busy(): boolean {
-    return this.#queue.length > 0 || this.#slots.some((s) => s.task);
+    return this.#queue.length > 0 || this.#slots.some((s) => s.task || s.next);
   }
 
   /** Settles the searches whose answers wait in their workers' mailboxes. */
@@ -669,8 +720,16 @@ export class SearchPool {
     }
   }
 
-  /** Terminates `slot`'s worker, rejects its task with `error` and starts a replacement. */
+  /**
+   * Terminates `slot`'s worker, rejects its task with `error`, puts the
+   * search handed ahead back at the head of the queue and starts a
+   * replacement.
+   */
   #fail(slot: Slot, error: unknown): void {
+    const next = slot.next;
+    slot.next = null;
+    slot.early = null;
+    if (next && !next.abandoned) this.#queue.unshift(next);
     const task = this.#finish(slot);
     this.#retiredCaches = addCacheCounters(this.#retiredCaches, slot.caches);
     slot.caches = {};
@@ -693,20 +752,16 @@ export class SearchPool {
     });
   }
 
+  /** Sends `task` to `slot`'s worker: to run now, or next when the worker runs one already. */
   #dispatch(slot: Slot, task: Task): void {
-    slot.task = task;
-    task.startedAt = clock();
-    this.#options.observer?.waited?.(task.startedAt - task.arrivedAt);
-    this.#calibration.observe(task.estimatedWaitMs, task.startedAt - task.queuedAt);
+    if (slot.task) slot.next = task;
+    else this.#begin(slot, task);
     if (task.signal && !task.onAbort) {
       task.onAbort = () => this.#abandon(task);
       task.signal.addEventListener("abort", task.onAbort, { once: true });
     }
-    if (task.deadline !== Infinity) {
-      slot.timer = setTimeout(
-        () => this.#abandon(task),
-        Math.max(0, task.deadline - clock()),
-      );
+    if (task.deadline !== Infinity && task.timer === undefined) {
+      task.timer = setTimeout(() => this.#abandon(task), Math.max(0, task.deadline - clock()));
     }
     slot.worker.postMessage(
       {
@@ -715,23 +770,65 @@ export class SearchPool {
         job: task.job,
         records: task.records,
         deadline: task.deadline,
+        startBy: task.startBy === Infinity ? undefined : task.startBy,
         page: task.wantsPage,
       } satisfies ToWorker,
     );
   }
 
-  /** Clears `slot`'s task (timer and abort listener) and returns it. */
+  /**
+   * The worker of `slot` runs `task` from now, as far as this thread knows
+   * (the worker's answer tells when it really started).
+   */
+  #begin(slot: Slot, task: Task): void {
+    slot.task = task;
+    task.startedAt = clock();
+    if (task.abandoned) {
+      // Given up on while handed ahead: the worker is told to skip it (see `#abandon`).
+      Atomics.store(slot.cancel, 0, task.id);
+      Atomics.notify(slot.cancel, 0);
+    }
+  }
+
+  /** A task leaves the pool: its deadline timer and abort listener go. */
+  #release(task: Task): void {
+    clearTimeout(task.timer);
+    task.timer = undefined;
+    if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
+  }
+
+  /**
+   * Clears `slot`'s task (timer and abort listener) and returns it; the
+   * search handed ahead, if any, is the worker's task from now.
+   */
   #finish(slot: Slot): Task | null {
     const task = slot.task;
     clearTimeout(slot.timer);
     slot.timer = undefined;
     slot.task = null;
-    if (task?.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
+    if (task) this.#release(task);
+    const next = slot.next;
+    slot.next = null;
+    if (next) this.#begin(slot, next);
     return task;
   }
 
   #settle(slot: Slot, message: FromWorker & { id: number }): void {
+    if (slot.next?.id === message.id) {
+      // The worker answered the search handed ahead into its mailbox, and this thread read it
+      // there before the message with the running search's answer: kept until that comes.
+      slot.early = message;
+      return;
+    }
     if (slot.task?.id !== message.id) return; // An answer to a search already abandoned.
+    this.#settleTask(slot, message);
+    const early = slot.early;
+    slot.early = null;
+    if (early && slot.task?.id === early.id) this.#settleTask(slot, early);
+  }
+
+  /** Ends `slot`'s task with the worker's answer `message`. */
+  #settleTask(slot: Slot, message: FromWorker & { id: number }): void {
     const task = this.#finish(slot)!;
     if ("caches" in message && message.caches) slot.caches = message.caches;
     if (task.abandoned) {
@@ -739,7 +836,16 @@ export class SearchPool {
       this.#pump();
       return;
     }
-    this.#served(task);
+    const timing = message as Timing;
+    const startedAt = timing.startedAt ?? task.startedAt;
+    if (message.type === "overdue") {
+      this.#refuseOverdue(task, startedAt);
+      this.#pump();
+      return;
+    }
+    this.#options.observer?.waited?.(startedAt - task.arrivedAt);
+    this.#calibration.observe(task.estimatedWaitMs, startedAt - task.queuedAt);
+    this.#served(task, timing.ms);
     if (message.type === "timeout") this.#options.observer?.timedOut?.("running");
     // The worker takes its next search first; the page is rendered here meanwhile.
     this.#pump();
@@ -760,9 +866,11 @@ export class SearchPool {
     else if (message.type === "failed") task.reject(new Error(message.message));
   }
 
-  /** Counts a search's service time into the estimates of its shape and overall. */
-  #served(task: Task): void {
-    const ms = clock() - task.startedAt;
+  /**
+   * Counts a search's service time (`ms` as its worker measured it, else
+   * since it started here) into the estimates of its shape and overall.
+   */
+  #served(task: Task, ms = clock() - task.startedAt): void {
     this.#times.add(task.shape, ms);
     this.#options.observer?.served?.(ms);
   }
@@ -782,9 +890,24 @@ export class SearchPool {
     if (queued >= 0) {
       this.#ended(task, "queued");
       this.#queue.splice(queued, 1);
-      if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
+      this.#release(task);
       task.reject(new DeadlineError());
       this.#checkDrained();
+      return;
+    }
+    const ahead = this.#slots.find((s) => s.next === task);
+    if (ahead) {
+      // Not started: answered now; the worker skips it when it comes to it. The cancel flag is set
+      // now unless it still tells the running search to stop (then it is set when this one starts).
+      if (task.abandoned) return;
+      this.#ended(task, "queued");
+      task.abandoned = true;
+      this.#release(task);
+      task.reject(new DeadlineError());
+      if (!ahead.task?.abandoned) {
+        Atomics.store(ahead.cancel, 0, task.id);
+        Atomics.notify(ahead.cancel, 0);
+      }
       return;
     }
     const slot = this.#slots.find((s) => s.task === task);
@@ -794,7 +917,7 @@ export class SearchPool {
     this.#ended(task, "running");
     this.#served(task);
     task.abandoned = true;
-    if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
+    this.#release(task);
     task.reject(new DeadlineError());
     Atomics.store(slot.cancel, 0, task.id);
     Atomics.notify(slot.cancel, 0);
@@ -819,26 +942,39 @@ export class SearchPool {
     }
   }
 
-  /** Gives queued tasks to free workers, oldest first; expired ones are dropped unrun. */
+  /**
+   * Gives queued tasks to workers, oldest first: to free workers, then one
+   * ahead to each busy worker without one; expired ones are dropped unrun.
+   */
   #pump(): void {
-    for (const slot of this.#slots) {
-      if (!slot.ready || slot.task) continue;
-      let task = this.#queue.shift();
-      while (task && (task.deadline <= clock() || task.signal?.aborted || clock() > task.startBy)) {
-        if (clock() > task.startBy && !task.signal?.aborted && task.deadline > clock()) {
-          this.#refuseOverdue(task, clock());
-        } else {
-          this.#ended(task, "queued");
-          if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
-          task.reject(new DeadlineError());
-        }
-        task = this.#queue.shift();
+    for (const ahead of [false, true]) {
+      // Before handing a search ahead: those the work ahead makes late are refused, not handed.
+      if (ahead) this.#refuseLate();
+      for (const slot of this.#slots) {
+        if (!slot.ready || (ahead ? !slot.task || slot.next : slot.task)) continue;
+        const task = this.#nextQueued();
+        if (!task) break;
+        this.#dispatch(slot, task);
       }
-      if (!task) break;
-      this.#dispatch(slot, task);
     }
     this.#refuseLate();
     this.#checkDrained();
+  }
+
+  /** The oldest queued task that can still run; those past their deadline or budget are dropped. */
+  #nextQueued(): Task | undefined {
+    let task = this.#queue.shift();
+    while (task && (task.deadline <= clock() || task.signal?.aborted || clock() > task.startBy)) {
+      this.#release(task);
+      if (clock() > task.startBy && !task.signal?.aborted && task.deadline > clock()) {
+        this.#refuseOverdue(task, clock());
+      } else {
+        this.#ended(task, "queued");
+        task.reject(new DeadlineError());
+      }
+      task = this.#queue.shift();
+    }
+    return task;
   }
 
   /**
@@ -860,6 +996,7 @@ export class SearchPool {
       if (!slot.task) continue;
       const { ms } = this.#times.estimate(slot.task.shape, this.#options.maxWaitMs! / 4);
       work += Math.max(0, ms - (now - slot.task.startedAt));
+      if (slot.next) work += this.#times.estimate(slot.next.shape, this.#options.maxWaitMs! / 4).ms;
     }
     if (ready === 0) return;
     for (let i = 0; i < this.#queue.length; i++) {
@@ -867,6 +1004,7 @@ export class SearchPool {
       const startsAt = now + work / ready;
       if (startsAt > task.startBy) {
         this.#queue.splice(i--, 1);
+        this.#release(task);
         this.#refuseOverdue(task, startsAt);
         continue;
       }
@@ -884,7 +1022,6 @@ export class SearchPool {
     const now = clock();
     this.#calibration.observe(task.estimatedWaitMs, startsAt - task.queuedAt);
     this.#options.observer?.shed?.("overdue");
-    if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
     const budget = this.#options.maxWaitMs ?? 0;
     const retry = Math.max(RETRY_AFTER_SECONDS, Math.ceil((startsAt - task.startBy) / 1000));
     task.reject(

@@ -6,9 +6,12 @@
  * Messages in and out are {@linkcode ToWorker} and {@linkcode FromWorker}:
  * `open` (answered `ready` or `open-failed`), then any number of `search`
  * (answered `result`, `page`, or `chunk` for export records — their bytes
- * transferred, not copied — or `timeout` or `failed`, with the request's id), then
- * `close`. Every answer carries the worker's cache counters (hits and
- * misses so far), which the pool sums for `/metrics`.
+ * transferred, not copied — or `timeout` or `failed`, with the request's id;
+ * `overdue`, unrun, when it comes to a search after the time by which it had
+ * to start), then `close`. Every answer carries when the search started and
+ * how long it ran, by this thread's clock (the pool may be busy when it
+ * comes), and the worker's cache counters (hits and misses so far), which
+ * the pool sums for `/metrics`.
  *
  * @module
  */
@@ -144,34 +147,38 @@ scope.onmessage = (event) => {
       return;
     case "search": {
       const { id, job, deadline } = message;
+      const startedAt = clock();
       if (!store) {
-        answer({ type: "failed", id, message: "The search worker has no database" });
+        answer({ type: "failed", id, message: "The search worker has no database", startedAt });
         return;
       }
+      if (startedAt > (message.startBy ?? Infinity) && !stopped(id)) {
+        // Handed ahead, it comes after the time it had to start by: refused, not run.
+        answer({ type: "overdue", id, startedAt });
+        return;
+      }
+      const timing = () => ({ startedAt, ms: clock() - startedAt, caches: store!.cacheCounters() });
       try {
         if (delayMs > 0) block(delayMs, id, delayStops);
         const watch = { deadline, stopped: () => stopped(id) };
         if (message.records) {
           const { ids, format, gzipLevel } = message.records;
           const chunk = textChunk(store.exportText(ids, format), gzipLevel);
-          scope.postMessage({ type: "chunk", id, chunk, caches: store.cacheCounters() }, [
-            chunk.bytes.buffer,
-          ]);
+          scope.postMessage({ type: "chunk", id, chunk, ...timing() }, [chunk.bytes.buffer]);
         } else if (!job) {
-          answer({ type: "failed", id, message: "A search message without a search" });
+          answer({ type: "failed", id, message: "A search message without a search", startedAt });
         } else if (pages || message.page) {
           const page = store.search(job.query, watch);
-          answer({ type: "page", id, page, caches: store.cacheCounters() });
+          answer({ type: "page", id, page, ...timing() });
         } else {
           const body = searchResponseBody(store, job, watch);
-          answer({ type: "result", id, body, caches: store.cacheCounters() });
+          answer({ type: "result", id, body, ...timing() });
         }
       } catch (error) {
-        const caches = store.cacheCounters();
         answer(
           error instanceof DeadlineError
-            ? { type: "timeout", id, caches }
-            : { type: "failed", id, message: messageOf(error), caches },
+            ? { type: "timeout", id, ...timing() }
+            : { type: "failed", id, message: messageOf(error), ...timing() },
         );
       }
       // A column read on first use by this search (the update days) goes to the others too, and so
