@@ -21,6 +21,8 @@ import {
   memberBits,
   probeIsCheaper,
   probeWord,
+  streamIsCheaper,
+  streamWord,
   WordSetCache,
   wordSetIds,
 } from "../lib/search/word_sets.ts";
@@ -127,12 +129,30 @@ Deno.test("[word sets] candidates looked up in the parts, the sparse union or th
     const word = buildWordSet(parts, universe);
     assertEquals(plain(intersectWordSet(candidates, word)), want, `the ${word.kind} union`);
     assertEquals(plain(probeWord(candidates, parts, universe)), want, "probing merged parts");
+    assertEquals(plain(streamWord(candidates, parts, universe)), want, "reading the parts through");
     assertEquals(
       plain(intersectWord(candidates, parts, universe, () => word)),
       want,
       "the cheaper",
     );
   }
+});
+
+Deno.test("[word sets] reading parts through leaves no mark behind for the next search", () => {
+  const rng = new Rng(7);
+  const universe = 50_000;
+  // The same parts with different candidates, again and again: a mark left from one call would
+  // add a stale candidate to the next, or keep a level from a part of the last.
+  for (let round = 0; round < 20; round++) {
+    const parts = randomParts(rng, 1 + rng.int(6), universe, 8_000);
+    const candidates = unionLeveled([
+      { list: randomList(rng, 1 + rng.int(6_000), universe), level: rng.int(15) },
+    ]);
+    const want = plain(intersectLeveled(candidates, unionLeveled(parts)));
+    assertEquals(plain(streamWord(candidates, parts, universe)), want, `round ${round}`);
+  }
+  const none = { ids: new Uint32Array(0), levels: new Uint8Array(0) };
+  assertEquals(plain(streamWord(none, randomParts(rng, 3, universe, 100), universe)), []);
 });
 
 Deno.test("[word sets] dense unions intersected in one pass agree with listing and looking up", () => {
@@ -233,6 +253,7 @@ Deno.test("[word sets] codes looked up in the code columns agree with their post
     const all = [...parts, ...codes.parts()];
     const want = plain(intersectLeveled(candidates, unionLeveled(all)));
     assertEquals(plain(probeWord(candidates, parts, universe, codes)), want, "probed");
+    assertEquals(plain(streamWord(candidates, parts, universe, codes)), want, "read through");
     assertEquals(
       plain(intersectWord(candidates, parts, universe, () => buildWordSet(all, universe), codes)),
       want,
@@ -253,6 +274,10 @@ Deno.test("[word sets] probing is chosen for few candidates, the union for many"
   assertEquals(probeIsCheaper(100, [long], 300_000), true);
   assertEquals(probeIsCheaper(100, many, 200_000), true);
   assertEquals(probeIsCheaper(90_000, many, 200_000), false);
+  // Many candidates against many long parts: the parts are read through.
+  assertEquals(streamIsCheaper(90_000, many, 200_000), true);
+  assertEquals(streamIsCheaper(100, many, 10_000_000), false, "few candidates: each is sought");
+  assertEquals(streamIsCheaper(100, [long], 300_000), false);
 });
 
 Deno.test("[word sets] keepFlagged copies, never edits its input", () => {

@@ -360,6 +360,77 @@ export function probeWord(
 export const NO_LEVEL = 255;
 
 /**
+ * A byte per provider id, all 0 between uses: {@linkcode streamWord} marks
+ * its candidates there, and clears them again. One per universe size,
+ * made on first use (10 MB at 9.7 million) and kept, so that no search
+ * allocates or zeroes one.
+ */
+let marks: Uint8Array | null = null;
+
+/** The marks array for `universe`, all 0. */
+function marksFor(universe: number): Uint8Array {
+  if (!marks || marks.length < universe) marks = new Uint8Array(universe);
+  return marks;
+}
+
+/**
+ * {@linkcode probeWord}'s answer found the other way round: the candidates
+ * are marked in a byte array by id, and each part's list is read once,
+ * start to end, lowering the mark of the candidates it holds to its level;
+ * the candidates' codes are looked up last, for those no part holds at a
+ * level better than the codes'. The cost is the candidates twice plus the
+ * parts' lengths, with no search in any list: what pays when many
+ * candidates meet many long parts (`jennifer st`: a quarter of a million
+ * Jennifers against the lists of every word starting with `st`), where
+ * each candidate would be sought in each part.
+ *
+ * @example
+ * ```ts
+ * const c = { ids: Uint32Array.of(2, 5), levels: Uint8Array.of(0, 0) };
+ * streamWord(c, [{ list: Uint32Array.of(5, 9), level: 3 }], 10); // { ids: [5], levels: [3] }
+ * ```
+ */
+export function streamWord(
+  candidates: Leveled,
+  parts: readonly LeveledPart[],
+  universe: number,
+  codes: CodeMatch | null = null,
+): Leveled {
+  const mark = marksFor(universe);
+  const { ids: inIds, levels: inLevels } = candidates;
+  // 0: not a candidate; 255: a candidate no part holds yet; else the best level so far, plus 1.
+  for (let i = 0; i < inIds.length; i++) mark[inIds[i]!] = 255;
+  for (const { list, level } of parts) {
+    const m = level + 1;
+    for (let k = 0; k < list.length; k++) {
+      const id = list[k]!;
+      const v = mark[id]!;
+      if (v > m) mark[id] = m;
+    }
+  }
+  const codeLevel = codes?.prober() ?? null;
+  const codeBest = codeLevel ? codes!.bestLevel : NO_LEVEL;
+  const ids = new Uint32Array(inIds.length);
+  const levels = new Uint8Array(inIds.length);
+  let n = 0;
+  for (let i = 0; i < inIds.length; i++) {
+    const v = inIds[i]!;
+    let best = mark[v]! - 1;
+    mark[v] = 0;
+    if (codeLevel && best > codeBest) {
+      const code = codeLevel(v);
+      if (code < best) best = code;
+    }
+    if (best !== NO_LEVEL - 1 && best !== NO_LEVEL) {
+      ids[n] = v;
+      const own = inLevels[i]!;
+      levels[n++] = own > best ? own : best;
+    }
+  }
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
+}
+
+/**
  * The best level of the parts holding each id of `ids` (sorted), or
  * {@linkcode NO_LEVEL}: the same lookups as {@linkcode probeWord}, without
  * dropping anything.
@@ -421,7 +492,37 @@ export function probeIsCheaper(
   return probe + c * levels.size < union;
 }
 
-/** Looks candidates up in a word's parts (and codes), or in its union. */
+/**
+ * Whether reading the parts through (see {@linkcode streamWord}: two steps
+ * a candidate and one an id of the parts) costs less than looking each
+ * candidate up in them (the same reckoning as {@linkcode probeIsCheaper}).
+ */
+export function streamIsCheaper(
+  candidates: number,
+  parts: readonly LeveledPart[],
+  universe: number,
+): boolean {
+  const c = Math.max(1, candidates);
+  let probe = 0, stream = 2 * c;
+  const levels = new Set<number>();
+  for (const { list, level } of parts) {
+    const len = list.length;
+    stream += len;
+    if (len < c) {
+      probe += 3 * len;
+      levels.add(level);
+    } else if (byBitmap(list, c, universe)) {
+      probe += c + (bitmaps.has(list) ? 0 : len);
+    } else probe += c + 2 * Math.min(len, c * (1 + Math.log2(1 + len / c)));
+  }
+  return stream < probe + c * levels.size;
+}
+
+/**
+ * Looks candidates up in a word's parts (and codes): each in the parts, or
+ * the parts read through, whichever costs less; or in its union when that
+ * costs less than both.
+ */
 export function intersectWord(
   candidates: Leveled,
   parts: readonly LeveledPart[],
@@ -429,7 +530,9 @@ export function intersectWord(
   union: () => WordSet,
   codes: CodeMatch | null = null,
 ): Leveled {
-  return probeIsCheaper(candidates.ids.length, parts, universe, codes)
+  const c = candidates.ids.length;
+  if (streamIsCheaper(c, parts, universe)) return streamWord(candidates, parts, universe, codes);
+  return probeIsCheaper(c, parts, universe, codes)
     ? probeWord(candidates, parts, universe, codes)
     : intersectWordSet(candidates, union());
 }
