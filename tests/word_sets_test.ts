@@ -20,6 +20,8 @@ import {
   intersectWordSet,
   memberBits,
   probeIsCheaper,
+  bestLevels,
+  NO_LEVEL,
   probeWord,
   streamIsCheaper,
   streamWord,
@@ -136,6 +138,22 @@ Deno.test("[word sets] candidates looked up in the parts, the sparse union or th
       "the cheaper",
     );
   }
+});
+
+Deno.test("[word sets] best levels of ids, sought or read through, agree with the model", () => {
+  const rng = new Rng(13);
+  let streamed = 0, sought = 0;
+  for (let round = 0; round < 24; round++) {
+    const universe = 40_000;
+    const parts = randomParts(rng, 1 + rng.int(8), universe, rng.chance(0.5) ? 200 : 12_000);
+    const ids = randomList(rng, rng.chance(0.5) ? 30 : 9_000, universe);
+    const model = new Map(plain(unionLeveled(parts)));
+    const want = [...ids].map((id) => model.get(id) ?? NO_LEVEL);
+    assertEquals([...bestLevels(ids, parts, universe)], want, `round ${round}`);
+    if (streamIsCheaper(ids.length, parts, universe)) streamed++;
+    else sought++;
+  }
+  assert(streamed > 0 && sought > 0, `both ways are checked (${streamed}, ${sought})`);
 });
 
 Deno.test("[word sets] reading parts through leaves no mark behind for the next search", () => {

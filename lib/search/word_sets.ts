@@ -374,6 +374,25 @@ function marksFor(universe: number): Uint8Array {
 }
 
 /**
+ * Marks the best level of the parts holding each of `ids` in the marks
+ * array (see {@linkcode streamWord}): 0 for an id not asked, 255 for one no
+ * part holds, else the level plus 1. The caller reads and clears the
+ * marks of `ids`.
+ */
+function markBest(ids: Uint32Array, parts: readonly LeveledPart[], universe: number): Uint8Array {
+  const mark = marksFor(universe);
+  for (let i = 0; i < ids.length; i++) mark[ids[i]!] = 255;
+  for (const { list, level } of parts) {
+    const m = level + 1;
+    for (let k = 0; k < list.length; k++) {
+      const id = list[k]!;
+      if (mark[id]! > m) mark[id] = m;
+    }
+  }
+  return mark;
+}
+
+/**
  * {@linkcode probeWord}'s answer found the other way round: the candidates
  * are marked in a byte array by id, and each part's list is read once,
  * start to end, lowering the mark of the candidates it holds to its level;
@@ -396,18 +415,8 @@ export function streamWord(
   universe: number,
   codes: CodeMatch | null = null,
 ): Leveled {
-  const mark = marksFor(universe);
   const { ids: inIds, levels: inLevels } = candidates;
-  // 0: not a candidate; 255: a candidate no part holds yet; else the best level so far, plus 1.
-  for (let i = 0; i < inIds.length; i++) mark[inIds[i]!] = 255;
-  for (const { list, level } of parts) {
-    const m = level + 1;
-    for (let k = 0; k < list.length; k++) {
-      const id = list[k]!;
-      const v = mark[id]!;
-      if (v > m) mark[id] = m;
-    }
-  }
+  const mark = markBest(inIds, parts, universe);
   const codeLevel = codes?.prober() ?? null;
   const codeBest = codeLevel ? codes!.bestLevel : NO_LEVEL;
   const ids = new Uint32Array(inIds.length);
@@ -445,6 +454,18 @@ export function bestLevels(
   parts: readonly LeveledPart[],
   universe: number,
 ): Uint8Array {
+  if (streamIsCheaper(ids.length, parts, universe)) {
+    // The parts read through (see `streamWord`): a mark of 255 is NO_LEVEL + 1, 0 no id asked.
+    const mark = markBest(ids, parts, universe);
+    const out = new Uint8Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      const v = mark[id]!;
+      out[i] = v === 255 ? NO_LEVEL : v - 1;
+      mark[id] = 0;
+    }
+    return out;
+  }
   const out = new Uint8Array(ids.length).fill(NO_LEVEL);
   const probes = probeParts(parts, ids.length, universe);
   const at = new Uint32Array(probes.length);
