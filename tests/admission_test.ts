@@ -256,13 +256,21 @@ function stall(ms: number): void {
 }
 
 /**
- * A pool whose searches take 200 ms, with a budget of 700 ms: after three
- * warm-up searches, one search runs and two queue (the third is over the
- * budget and refused on arrival). Returns the three admitted requests and when
+ * A pool whose searches take 200 ms, with a budget of 700 ms and one search
+ * handed ahead: after three warm-up searches, one search runs, one is
+ * handed to the worker ahead and one queues (the fourth is over the budget
+ * and refused on arrival). Returns the three admitted requests and when
  * they were sent.
  */
 async function twoQueued(observer: PoolObserver) {
-  const { app, pool, dataset } = await poolApp({ workerDelayMs: 200, maxWaitMs: 700, observer });
+  // One search handed to the worker ahead: the other waits in the pool's queue, where the pool
+  // itself refuses it when it can no longer start in time.
+  const { app, pool, dataset } = await poolApp({
+    workerDelayMs: 200,
+    maxWaitMs: 700,
+    observer,
+    ahead: 1,
+  });
   for (const q of ["warm1", "warm2", "warm3"]) {
     await (await app.request(`/v1/providers/search?q=${q}`)).body?.cancel();
   }

@@ -14,14 +14,14 @@ import {
   unionLeveledBelow,
 } from "../lib/index/sorted.ts";
 import {
+  bestLevels,
   buildWordSet,
   intersectDense,
   intersectWord,
   intersectWordSet,
   memberBits,
-  probeIsCheaper,
-  bestLevels,
   NO_LEVEL,
+  probeIsCheaper,
   probeWord,
   streamIsCheaper,
   streamWord,

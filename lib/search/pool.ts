@@ -198,6 +198,11 @@ export interface SearchPoolOptions {
   maxWaitMs?: number;
   /** Told of waits, service times, refusals, timeouts and abandoned searches. */
   observer?: PoolObserver;
+  /**
+   * Searches handed to a busy worker ahead, each started the moment it
+   * answers the one before (default {@linkcode AHEAD}; 0: none).
+   */
+  ahead?: number;
   /** Wait before reopening the database in a replacement worker that failed to open it. Default 1000. */
   reopenDelayMs?: number;
   /**
@@ -274,13 +279,14 @@ interface Slot {
   ready: boolean;
   /** The search the worker runs. */
   task: Task | null;
-  /** The search handed to the worker ahead, which it starts when it answers `task`. */
-  next: Task | null;
+  /** The searches handed to the worker ahead, in order: it starts each when it answers the one before. */
+  ahead: Task[];
   /**
-   * The answer to `next`, when it came before `task`'s: read from the
-   * mailbox while `task`'s answer was still on its way as a message.
+   * Answers to searches handed ahead that came before the running one's:
+   * read from the mailbox while the earlier answers were still on their
+   * way as messages. By search id.
    */
-  early: (FromWorker & { id: number }) | null;
+  early: Map<number, FromWorker & { id: number }>;
   /** The grace a worker told to stop has before it is replaced (see `#abandon`). */
   timer: ReturnType<typeof setTimeout> | undefined;
   /** The worker's cache counters, as of its last answer. */
@@ -299,6 +305,9 @@ const WORKER_URL = new URL("./search_worker.ts", import.meta.url).href;
  * milliseconds, and a replacement reads the whole index again.
  */
 export const STOP_GRACE_MS = 1000;
+
+/** Searches handed to a busy worker ahead by default (see `SearchPoolOptions.ahead`). */
+export const AHEAD = 2;
 
 /** How long a client is told to wait after a refusal, in seconds. */
 const RETRY_AFTER_SECONDS = 1;
@@ -354,8 +363,8 @@ export class SearchPool {
         worker: undefined!,
         ready: false,
         task: null,
-        next: null,
-        early: null,
+        ahead: [],
+        early: new Map(),
         timer: undefined,
         caches: {},
         mailbox: null,
@@ -438,8 +447,8 @@ export class SearchPool {
       const { ms, deviationMs } = this.#times.estimate(slot.task.shape, fallback);
       work += Math.max(ms - (now - slot.task.startedAt), deviationMs);
       variance += deviationMs * deviationMs;
-      if (slot.next) {
-        const ahead = this.#times.estimate(slot.next.shape, fallback);
+      for (const task of slot.ahead) {
+        const ahead = this.#times.estimate(task.shape, fallback);
         work += ahead.ms;
         variance += ahead.deviationMs * ahead.deviationMs;
       }
@@ -609,12 +618,12 @@ export class SearchPool {
   /** Searches waiting for a worker: queued, or handed to a busy worker ahead (and not given up on). */
   #waiting(): number {
     let n = this.#queue.length;
-    for (const slot of this.#slots) if (slot.next && !slot.next.abandoned) n++;
+    for (const slot of this.#slots) for (const task of slot.ahead) if (!task.abandoned) n++;
     return n;
   }
 
   #busy(): boolean {
-    return this.#queue.length > 0 || this.#slots.some((s) => s.task || s.next);
+    return this.#queue.length > 0 || this.#slots.some((s) => s.task || s.ahead.length > 0);
   }
 
   /** Settles the searches whose answers wait in their workers' mailboxes. */
@@ -726,10 +735,10 @@ export class SearchPool {
    * replacement.
    */
   #fail(slot: Slot, error: unknown): void {
-    const next = slot.next;
-    slot.next = null;
-    slot.early = null;
-    if (next && !next.abandoned) this.#queue.unshift(next);
+    const ahead = slot.ahead.filter((task) => !task.abandoned);
+    slot.ahead = [];
+    slot.early.clear();
+    this.#queue.unshift(...ahead);
     const task = this.#finish(slot);
     this.#retiredCaches = addCacheCounters(this.#retiredCaches, slot.caches);
     slot.caches = {};
@@ -754,7 +763,7 @@ export class SearchPool {
 
   /** Sends `task` to `slot`'s worker: to run now, or next when the worker runs one already. */
   #dispatch(slot: Slot, task: Task): void {
-    if (slot.task) slot.next = task;
+    if (slot.task) slot.ahead.push(task);
     else this.#begin(slot, task);
     if (task.signal && !task.onAbort) {
       task.onAbort = () => this.#abandon(task);
@@ -807,24 +816,28 @@ export class SearchPool {
     slot.timer = undefined;
     slot.task = null;
     if (task) this.#release(task);
-    const next = slot.next;
-    slot.next = null;
+    const next = slot.ahead.shift();
     if (next) this.#begin(slot, next);
     return task;
   }
 
   #settle(slot: Slot, message: FromWorker & { id: number }): void {
-    if (slot.next?.id === message.id) {
-      // The worker answered the search handed ahead into its mailbox, and this thread read it
-      // there before the message with the running search's answer: kept until that comes.
-      slot.early = message;
+    if (slot.ahead.some((task) => task.id === message.id)) {
+      // The worker answered a search handed ahead into its mailbox, and this thread read it
+      // there before the message with an earlier search's answer: kept until that comes.
+      slot.early.set(message.id, message);
       return;
     }
     if (slot.task?.id !== message.id) return; // An answer to a search already abandoned.
     this.#settleTask(slot, message);
-    const early = slot.early;
-    slot.early = null;
-    if (early && slot.task?.id === early.id) this.#settleTask(slot, early);
+    for (
+      let early = slot.early.get(slot.task?.id ?? -1);
+      early;
+      early = slot.early.get(slot.task?.id ?? -1)
+    ) {
+      slot.early.delete(early.id);
+      this.#settleTask(slot, early);
+    }
   }
 
   /** Ends `slot`'s task with the worker's answer `message`. */
@@ -895,7 +908,7 @@ export class SearchPool {
       this.#checkDrained();
       return;
     }
-    const ahead = this.#slots.find((s) => s.next === task);
+    const ahead = this.#slots.find((s) => s.ahead.includes(task));
     if (ahead) {
       // Not started: answered now; the worker skips it when it comes to it. The cancel flag is set
       // now unless it still tells the running search to stop (then it is set when this one starts).
@@ -943,15 +956,23 @@ export class SearchPool {
   }
 
   /**
-   * Gives queued tasks to workers, oldest first: to free workers, then one
-   * ahead to each busy worker without one; expired ones are dropped unrun.
+   * Gives queued tasks to workers, oldest first: to free workers, then
+   * ahead to busy ones (up to `ahead` each); expired ones are dropped unrun.
    */
   #pump(): void {
-    for (const ahead of [false, true]) {
-      // Before handing a search ahead: those the work ahead makes late are refused, not handed.
-      if (ahead) this.#refuseLate();
+    for (const slot of this.#slots) {
+      if (!slot.ready || slot.task) continue;
+      const task = this.#nextQueued();
+      if (!task) break;
+      this.#dispatch(slot, task);
+    }
+    // Before handing a search ahead: those the work ahead makes late are refused, not handed. Then
+    // a level at a time across the workers: each one's first search ahead, then its second.
+    this.#refuseLate();
+    const depth = this.#options.ahead ?? AHEAD;
+    for (let level = 0; level < depth && this.#queue.length > 0; level++) {
       for (const slot of this.#slots) {
-        if (!slot.ready || (ahead ? !slot.task || slot.next : slot.task)) continue;
+        if (!slot.ready || !slot.task || slot.ahead.length > level) continue;
         const task = this.#nextQueued();
         if (!task) break;
         this.#dispatch(slot, task);
@@ -996,7 +1017,9 @@ export class SearchPool {
       if (!slot.task) continue;
       const { ms } = this.#times.estimate(slot.task.shape, this.#options.maxWaitMs! / 4);
       work += Math.max(0, ms - (now - slot.task.startedAt));
-      if (slot.next) work += this.#times.estimate(slot.next.shape, this.#options.maxWaitMs! / 4).ms;
+      for (const task of slot.ahead) {
+        work += this.#times.estimate(task.shape, this.#options.maxWaitMs! / 4).ms;
+      }
     }
     if (ready === 0) return;
     for (let i = 0; i < this.#queue.length; i++) {
