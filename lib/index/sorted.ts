@@ -306,44 +306,61 @@ const MARK_MIN_LENGTH = 4096;
 /** ...when they hold at least this share of the universe (the bitmap is read back whole). */
 const MARK_DENSITY = 64;
 
-/** The union of two leveled lists; an id in both keeps the lower level. */
-function mergeLeveled(a: Leveled, b: Leveled): Leveled {
+/** A leveled list whose levels may be one for every id (a part not merged yet). */
+interface Merging {
+  ids: Uint32Array;
+  levels: Uint8Array | number;
+}
+
+/**
+ * The union of two leveled lists; an id in both keeps the lower level. A
+ * list's levels may be one number for all its ids (a part as read), which
+ * spares making an array of it.
+ */
+function mergeLeveled(a: Merging, b: Merging): Leveled {
   const ids = new Uint32Array(a.ids.length + b.ids.length);
   const levels = new Uint8Array(ids.length);
   let i = 0, j = 0, n = 0;
-  const ai = a.ids, al = a.levels, bi = b.ids, bl = b.levels;
+  const ai = a.ids, bi = b.ids;
+  const al = typeof a.levels === "number" ? null : a.levels, ac = al ? 0 : a.levels as number;
+  const bl = typeof b.levels === "number" ? null : b.levels, bc = bl ? 0 : b.levels as number;
   while (i < ai.length && j < bi.length) {
     const x = ai[i]!, y = bi[j]!;
     if (x < y) {
       ids[n] = x;
-      levels[n++] = al[i++]!;
+      levels[n++] = al ? al[i]! : ac;
+      i++;
     } else if (y < x) {
       ids[n] = y;
-      levels[n++] = bl[j++]!;
+      levels[n++] = bl ? bl[j]! : bc;
+      j++;
     } else {
-      const u = al[i++]!, v = bl[j++]!;
+      const u = al ? al[i]! : ac, v = bl ? bl[j]! : bc;
+      i++;
+      j++;
       ids[n] = x;
       levels[n++] = u < v ? u : v;
     }
   }
   for (; i < ai.length; i++, n++) {
     ids[n] = ai[i]!;
-    levels[n] = al[i]!;
+    levels[n] = al ? al[i]! : ac;
   }
   for (; j < bi.length; j++, n++) {
     ids[n] = bi[j]!;
-    levels[n] = bl[j]!;
+    levels[n] = bl ? bl[j]! : bc;
   }
   return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
 }
 
 /** The union of leveled parts merged two at a time, the shortest first (see `mergeTree`). */
 function mergeLeveledTree(parts: readonly LeveledPart[]): Leveled {
-  const leveled = parts.map((p) => ({
-    ids: p.list,
-    levels: new Uint8Array(p.list.length).fill(p.level),
-  }));
-  return mergeTree(leveled, mergeLeveled, (part) => part.ids.length);
+  if (parts.length === 1) {
+    const { list, level } = parts[0]!;
+    return { ids: list, levels: new Uint8Array(list.length).fill(level) };
+  }
+  const merging: Merging[] = parts.map((p) => ({ ids: p.list, levels: p.level }));
+  return mergeTree(merging, mergeLeveled, (part) => part.ids.length) as Leveled;
 }
 
 /**
@@ -425,7 +442,8 @@ export function keepInBits(set: Leveled, bits: Uint32Array): Leveled {
 /**
  * The ids of a leveled list (with their levels) whose byte in `flags`
  * passes `(flags[id] & mask) === value`, as new arrays: the input, which
- * may be cached, is not touched.
+ * may be cached, is not touched — unless `inPlace` says it is the
+ * caller's own, whose arrays then hold the answer.
  *
  * @example
  * ```ts
@@ -438,11 +456,13 @@ export function keepFlagged(
   flags: Uint8Array,
   mask: number,
   value: number,
+  inPlace = false,
 ): Leveled {
   const { ids, levels } = set;
-  if (mask === 0) return { ids: ids.slice(), levels: levels.slice() };
-  const outIds = new Uint32Array(ids.length);
-  const outLevels = new Uint8Array(ids.length);
+  if (mask === 0) return inPlace ? set : { ids: ids.slice(), levels: levels.slice() };
+  // In place (the caller's own arrays): kept entries move down, never past one not yet read.
+  const outIds = inPlace ? ids : new Uint32Array(ids.length);
+  const outLevels = inPlace ? levels : new Uint8Array(ids.length);
   let n = 0;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;

@@ -584,7 +584,10 @@ function matchWords(
       set = intersectWord(set, word.parts, universe, () => wordUnion(word, ctx), word.codes);
     }
   }
-  return flagsLater ? keepFlagged(set, ctx.index.flags, test.mask, test.value) : set;
+  // The last step's arrays are this search's own (not the cached union's): filtered in place.
+  return flagsLater
+    ? keepFlagged(set, ctx.index.flags, test.mask, test.value, set.ids !== union.set.ids)
+    : set;
 }
 
 /** A word's member bits are used from this many candidates (see `matchWords`). */
