@@ -498,19 +498,30 @@ export function probeIsCheaper(
 ): boolean {
   const c = Math.max(1, candidates);
   // Codes are looked up in the code columns (a few steps a candidate), or their lists united.
-  let probe = codes ? 2 * c : 0, union = codes ? 3 * codes.size : 0;
+  let union = codes ? 3 * codes.size : 0;
+  for (const { list } of parts) union += 3 * list.length;
+  return (codes ? 2 * c : 0) + seekingCost(c, parts, universe) < union;
+}
+
+/**
+ * What seeking `c` candidates in the parts costs (see
+ * {@linkcode probeIsCheaper}): the parts shorter than the candidates
+ * merged, then a step a candidate and level of them, and for each longer
+ * part its bitmap's making and a step a candidate, or its cursor's moves.
+ */
+function seekingCost(c: number, parts: readonly LeveledPart[], universe: number): number {
+  let cost = 0;
   const levels = new Set<number>();
   for (const { list, level } of parts) {
     const len = list.length;
-    union += 3 * len;
     if (len < c) {
-      probe += 3 * len;
+      cost += 3 * len;
       levels.add(level);
     } else if (byBitmap(list, c, universe)) {
-      probe += c + (bitmaps.has(list) ? 0 : len);
-    } else probe += c + 2 * Math.min(len, c * (1 + Math.log2(1 + len / c)));
+      cost += c + (bitmaps.has(list) ? 0 : len);
+    } else cost += c + 2 * Math.min(len, c * (1 + Math.log2(1 + len / c)));
   }
-  return probe + c * levels.size < union;
+  return cost + c * levels.size;
 }
 
 /**
@@ -524,19 +535,9 @@ export function streamIsCheaper(
   universe: number,
 ): boolean {
   const c = Math.max(1, candidates);
-  let probe = 0, stream = 2 * c;
-  const levels = new Set<number>();
-  for (const { list, level } of parts) {
-    const len = list.length;
-    stream += len;
-    if (len < c) {
-      probe += 3 * len;
-      levels.add(level);
-    } else if (byBitmap(list, c, universe)) {
-      probe += c + (bitmaps.has(list) ? 0 : len);
-    } else probe += c + 2 * Math.min(len, c * (1 + Math.log2(1 + len / c)));
-  }
-  return stream < probe + c * levels.size;
+  let stream = 2 * c;
+  for (const { list } of parts) stream += list.length;
+  return stream < seekingCost(c, parts, universe);
 }
 
 /**
