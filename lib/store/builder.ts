@@ -750,7 +750,7 @@ export class DatabaseBuilder {
       } catch { /* already closed */ }
     }
     this.#index?.close();
-    this.#recordParts.removeAll();
+    this.#recordParts.discard();
     this.#paths.removeAll();
     removeBuildParts(this.#options.target, this.#paths.stamp);
     this.#releaseLock();

@@ -13,6 +13,7 @@ import { BatchInsert } from "../index/batch_insert.ts";
 import { arrayRows } from "../sqlite_rows.ts";
 import { openPart, partName, partPath, RECORD_PART_BYTES, type RecordPartName } from "./parts.ts";
 import { bySize, padded, RECORD_BATCH } from "./record_batch_sizes.ts";
+import { removeIfExists } from "./build_files.ts";
 
 /** The table of a records part. */
 export const RECORD_PART_SCHEMA =
@@ -201,7 +202,7 @@ export class RecordPartsWriter {
           .n
         : 0;
     } catch (error) {
-      writer.removeAll();
+      writer.discard();
       throw error;
     }
     return writer;
@@ -215,11 +216,7 @@ export class RecordPartsWriter {
   #start(first: number, fresh: boolean): WritePart {
     const name = this.#nameOf(this.#parts.length);
     const path = partPath(this.#options.target, name);
-    if (fresh) {
-      try {
-        Deno.removeSync(path);
-      } catch { /* none */ }
-    }
+    if (fresh) removeIfExists(path);
     const db = new DatabaseSync(path);
     db.exec(this.#options.pragmas);
     db.exec(RECORD_PART_SCHEMA);
@@ -374,20 +371,16 @@ export class RecordPartsWriter {
     this.#inTransaction = false;
   }
 
-  /** Closes and deletes every part (an abandoned build). */
-  removeAll(): void {
+  /**
+   * Closes every part without committing (an abandoned build; the builder
+   * removes its files with the rest of the build's).
+   */
+  discard(): void {
     for (const part of this.#parts) {
       try {
         part.db.close();
       } catch { /* closed already */ }
     }
-    for (let k = 0; k <= this.#parts.length; k++) {
-      const path = partPath(this.#options.target, this.#nameOf(k));
-      for (const suffix of ["", "-journal"]) {
-        try {
-          Deno.removeSync(path + suffix);
-        } catch { /* none */ }
-      }
-    }
+    this.#inFlight.clear();
   }
 }
