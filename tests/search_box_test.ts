@@ -13,8 +13,9 @@ import { BOX_NPIS, BOX_PEOPLE, searchBoxFixtureDatabase } from "./_search_fixtur
 import type { Provider } from "../lib/provider.ts";
 import { hintKinds, queryWords, stateOf } from "../lib/search/hint_words.ts";
 import { HINT } from "../lib/search/hint_words.ts";
+import { FIELD } from "../lib/index/fields.ts";
 import { credentialTokens } from "../lib/text/credentials.ts";
-import { rankKey, scoreOfKey, SUB, TIER } from "../lib/search/scores.ts";
+import { LEVEL_SCORES, levelKeys, rankKey, scoreOfKey, SUB, TIER } from "../lib/search/scores.ts";
 
 type Result = Provider & { score?: number };
 interface Body {
@@ -133,6 +134,33 @@ Deno.test("[search box] a single letter is an initial, below the full word", asy
   // First, middle initial and last: the whole name first.
   assertEquals((await keys("scott j scott"))[0], "scottScott");
   assertEquals(hintKinds("b"), HINT.initial);
+});
+
+Deno.test("[search box] an initial's bitmap holds exactly the providers of its list", () => {
+  const index = store.index;
+  for (const letter of ["p", "j", "a", "q"]) {
+    const listed = new Set(index.list(FIELD.initial, letter));
+    const bits = index.initialBits(letter);
+    for (let id = 1; id <= index.size; id++) {
+      const set = ((bits[id >>> 5]! >>> (id & 31)) & 1) === 1;
+      assertEquals(set, listed.has(id), `${letter}: provider ${id}`);
+    }
+    assert(index.initialBits(letter) === bits, "made once, then kept");
+  }
+  assert(index.list(FIELD.initial, "p").length > 0, "the fixtures hold initials");
+});
+
+Deno.test("[search box] a level's rank key read from its tier's table is the computed key", () => {
+  for (const tier of Object.values(TIER)) {
+    for (const sub of Object.values(SUB)) {
+      const keys = levelKeys(tier, sub);
+      assertEquals(keys.length, LEVEL_SCORES.length);
+      keys.forEach((key, level) =>
+        assertEquals(key, rankKey(tier, level, sub), `${tier}/${sub}/${level}`)
+      );
+      assert(levelKeys(tier, sub) === keys, "made once, then kept");
+    }
+  }
 });
 
 Deno.test("[search box] hint kinds of words", () => {

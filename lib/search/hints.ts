@@ -16,7 +16,7 @@ import type { SearchIndex } from "../index/reader.ts";
 import { HINT, hintKinds, stateOf } from "./hint_words.ts";
 import { bestLevels, NO_LEVEL } from "./word_sets.ts";
 import { DOCTOR_CREDENTIALS } from "../text/credentials.ts";
-import { rankKey, SUB, TIER } from "./scores.ts";
+import { levelKeys, rankKey, SUB, TIER } from "./scores.ts";
 
 /** A hint word of a query and its kinds ({@linkcode HINT} bits). */
 export interface HintWord {
@@ -71,6 +71,9 @@ export type NpiIds = (npi: string) => Uint32Array;
  * level 1, its codes (credential, state, ZIP, NPI) marked `CODE_LEVEL`. As
  * a required word (`required`, whose name lists the word's own parts
  * hold): an initial at level 2, an NPI at 0, other codes at 4 (as a city).
+ * Without `stateList` or `initialList`, a state's or an initial's list is
+ * left out: {@linkcode applyHints} reads the state column and the initial
+ * bitmaps instead.
  */
 export function hintParts(
   hint: HintWord,
@@ -78,6 +81,7 @@ export function hintParts(
   npiIds: NpiIds,
   required = false,
   stateList = true,
+  initialList = true,
 ): LeveledPart[] {
   const { word, kinds } = hint;
   const parts: LeveledPart[] = [];
@@ -86,7 +90,7 @@ export function hintParts(
     parts.push({ list: index.list(FIELD.surname, word), level: 0 });
     parts.push({ list: index.list(FIELD.given, word), level: 0 });
   }
-  if (kinds & HINT.initial) {
+  if (initialList && kinds & HINT.initial) {
     parts.push({ list: index.list(FIELD.initial, word), level: required ? 2 : INITIAL_LEVEL });
   }
   if (kinds & (HINT.title | HINT.credential)) {
@@ -137,46 +141,59 @@ export function applyHints(
 ): Leveled {
   const { ids, levels } = set;
   const n = ids.length;
-  const misses = new Uint8Array(hints.length ? n : 0);
-  const subs = new Uint8Array(hints.length ? n : 0);
+  if (hints.length === 0) {
+    // One tier, no hint fit: each level's key read from a table (millions of results at times).
+    const keys = levelKeys(fallback ? TIER.fallback : TIER.full, 0);
+    for (let i = 0; i < n; i++) levels[i] = keys[levels[i]!]!;
+    return set;
+  }
+  const misses = new Uint8Array(n);
+  const subs = new Uint8Array(n);
   const flags = index.flags;
-  for (const hint of hints) {
-    // A state is read from the state column (a byte a provider), not from its long list.
-    const parts = hintParts(hint, index, npiIds, false, false);
+  const column = index.state;
+  for (let h = 0; h < hints.length; h++) {
+    const hint = hints[h]!;
+    // A state is read from the state column (a byte a provider), an initial from its bitmap, not
+    // from their long lists.
+    const parts = hintParts(hint, index, npiIds, false, false, false);
     const best = bestLevels(ids, parts, index.size + 1);
     const state = hint.kinds & HINT.state ? index.states.indexOf(stateOf(hint.word) ?? "") : -1;
-    if (state > 0) {
-      const column = index.state;
-      for (let i = 0; i < n; i++) {
-        if (best[i] === NO_LEVEL && column[ids[i]!] === state) best[i] = PLACE_LEVEL;
-      }
-    }
+    const initial = hint.kinds & HINT.initial ? index.initialBits(hint.word) : null;
     const tells = neutralMask(hint);
     // A title is weak evidence (people call many clinicians Dr.): not fitting, it only ranks lower.
     const weak = hint.kinds === HINT.title;
+    // The last hint's pass writes the rank keys (one pass less over what may be millions).
+    const last = h === hints.length - 1;
     for (let i = 0; i < n; i++) {
-      const b = best[i]!;
+      let b = best[i]!;
+      if (initial && b > INITIAL_LEVEL && (initial[ids[i]! >>> 5]! & (1 << (ids[i]! & 31))) !== 0) {
+        b = INITIAL_LEVEL;
+      }
+      if (b === NO_LEVEL && state > 0 && column[ids[i]!] === state) b = PLACE_LEVEL;
+      let miss = misses[i]!, sub = subs[i]!;
       if (b === NO_LEVEL) {
         // Neutral, or a miss (which also ranks last within its tier: the fallback has no misses).
-        subs[i] = SUB.neutral;
-        if (!weak && (tells === 0 || (flags[ids[i]!]! & tells) !== 0)) misses[i]!++;
+        sub = SUB.neutral;
+        if (!weak && (tells === 0 || (flags[ids[i]!]! & tells) !== 0)) miss++;
       } else if (b !== 0) {
         // An initial or a credential fits less than a whole name, a place less again.
-        const sub = b === PLACE_LEVEL ? SUB.place : SUB.credential;
-        if (subs[i]! < sub) subs[i] = sub;
+        const fit = b === PLACE_LEVEL ? SUB.place : SUB.credential;
+        if (sub < fit) sub = fit;
+      }
+      if (last) {
+        const tier = fallback
+          ? TIER.fallback
+          : miss === 0
+          ? TIER.full
+          : miss === 1
+          ? TIER.oneMiss
+          : TIER.misses;
+        levels[i] = rankKey(tier, levels[i]!, sub);
+      } else {
+        misses[i] = miss;
+        subs[i] = sub;
       }
     }
-  }
-  for (let i = 0; i < n; i++) {
-    const m = hints.length ? misses[i]! : 0;
-    const tier = fallback
-      ? TIER.fallback
-      : m === 0
-      ? TIER.full
-      : m === 1
-      ? TIER.oneMiss
-      : TIER.misses;
-    levels[i] = rankKey(tier, levels[i]!, hints.length ? subs[i]! : 0);
   }
   return set;
 }

@@ -62,6 +62,28 @@ export function rankKey(tier: number, level: number, sub: number): number {
   return tier * TIER_KEYS + level * SUBS + sub;
 }
 
+/** Tables of {@linkcode levelKeys}, by tier and hint fit. */
+const LEVEL_KEYS = new Map<number, Uint8Array>();
+
+/**
+ * The rank key of each level for one tier and hint fit, as a table indexed
+ * by level: a result set's levels become keys by one read each.
+ *
+ * @example
+ * ```ts
+ * levelKeys(TIER.full, SUB.name)[2]; // rankKey(0, 2, 0)
+ * ```
+ */
+export function levelKeys(tier: number, sub: number): Uint8Array {
+  const at = tier * SUBS + sub;
+  let keys = LEVEL_KEYS.get(at);
+  if (!keys) {
+    keys = Uint8Array.from(LEVEL_SCORES, (_, level) => rankKey(tier, level, sub));
+    LEVEL_KEYS.set(at, keys);
+  }
+  return keys;
+}
+
 /** The level of a rank key. */
 export function levelOfKey(key: number): number {
   return Math.floor((key % TIER_KEYS) / SUBS);
