@@ -42,9 +42,9 @@ export interface SearchableSqliteStore extends SqliteStore, Searcher {
 export interface SearcherOptions {
   /** Bytes of finished result sets. Default 32 MB. */
   resultCacheBytes?: number;
-  /** Bytes of common words' unions. Default 256 MB. */
+  /** Bytes of common words' unions. Default 336 MB. */
   wordSetCacheBytes?: number;
-  /** Bytes of recurring common words' member bits (1.2 MB each at 9.7 million). Default 64 MB. */
+  /** Bytes of recurring common words' member bits (1.2 MB each at 9.7 million). Default 32 MB. */
   memberBitsCacheBytes?: number;
   /** Keep word unions in shared memory, for {@linkcode SearchableSqliteStore.takeWordSets}. */
   shareWordSets?: boolean;
@@ -80,11 +80,11 @@ export function withSearch(
       typos: new TypoFinder(store.db),
       specialties: specialtyVocabulary(index.codes, store.describe),
       cache: new ResultCache(options.resultCacheBytes ?? 32 * 1024 * 1024),
-      wordSets: new WordSetCache(options.wordSetCacheBytes ?? 256 * 1024 * 1024, {
+      wordSets: new WordSetCache(options.wordSetCacheBytes ?? 336 * 1024 * 1024, {
         share: options.shareWordSets,
       }),
       filterLists: new FilterCache(options.filterCacheBytes ?? 48 * 1024 * 1024),
-      memberBits: new MemberBitsCache(options.memberBitsCacheBytes ?? 64 * 1024 * 1024),
+      memberBits: new MemberBitsCache(options.memberBitsCacheBytes ?? 32 * 1024 * 1024),
       points: new LazyPoints(() => ({
         lat: index.lat,
         lon: index.lon,

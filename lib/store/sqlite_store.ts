@@ -104,7 +104,7 @@ function recordReader(
 
 /** How {@linkcode openSqliteStore} opens a database. */
 export interface SqliteStoreOptions {
-  /** Bytes of decoded posting lists kept between searches. Default 96 MB. */
+  /** Bytes of decoded posting lists kept between searches. Default 48 MB. */
   postingCacheBytes?: number;
   /** Bytes of providers' JSON texts kept between requests. Default 16 MB. */
   recordCacheBytes?: number;
@@ -253,7 +253,7 @@ export function openSqliteStore(
     if (index) return index;
     try {
       index = SearchIndex.open(db, postings, {
-        cacheBytes: options.postingCacheBytes ?? 96 * 1024 * 1024,
+        cacheBytes: options.postingCacheBytes ?? 48 * 1024 * 1024,
         shared: options.shareColumns,
       });
       try {
