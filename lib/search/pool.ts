@@ -1,7 +1,7 @@
 /**
  * A pool of search workers with admission control. At most one search runs
- * per worker, and one more is handed to it ahead, so that it takes its
- * next search the moment it answers, without waiting for this thread to
+ * per worker, and up to {@linkcode AHEAD} more are handed to it ahead, so
+ * that it takes its next search the moment it answers, without waiting for this thread to
  * notice the answer and send another (a round trip through two event loops
  * that, at c=8 over a million-provider index, left the worker idle a third
  * of the time); further searches wait in a FIFO queue of bounded length, and a
