@@ -1,6 +1,6 @@
 /** Set operations on posting lists, checked against plain arrays. */
 import { assertEquals, assertThrows } from "@std/assert";
-import { sortUnique, sortUniqueBelow, subtract, unionAll } from "../lib/index/sorted.ts";
+import { bitsOf, sortUnique, sortUniqueBelow, subtract, unionAll } from "../lib/index/sorted.ts";
 
 /** A deterministic list of `count` ids below `universe`, with repeats. */
 function ids(count: number, universe: number, seed: number): Uint32Array {
@@ -90,4 +90,15 @@ Deno.test("[sorted] unionAll of thousands of short lists over a large universe (
   const want = expected(lists.flatMap((l) => [...l]));
   assertEquals([...unionAll(lists, 9_700_001)], want);
   assertEquals([...unionAll(lists)], want);
+});
+
+Deno.test("[sorted] bitsOf sets the bit of every listed id and no other", () => {
+  const lists = [Uint32Array.of(0, 31, 32, 99), Uint32Array.of(31, 63, 64)];
+  const bits = bitsOf(lists, 100);
+  assertEquals(bits.length, 4);
+  const listed = new Set([0, 31, 32, 63, 64, 99]);
+  for (let id = 0; id < 100; id++) {
+    assertEquals(((bits[id >>> 5]! >>> (id & 31)) & 1) === 1, listed.has(id), `id ${id}`);
+  }
+  assertEquals(bitsOf([], 10), new Uint32Array(1));
 });

@@ -6,7 +6,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { FIELD, FLAG, PREFIX_LENGTHS } from "./fields.ts";
-import { EMPTY, unionAll } from "./sorted.ts";
+import { bitsOf, EMPTY, unionAll } from "./sorted.ts";
 import { ByteLru } from "../lru.ts";
 import { arrayRows } from "../sqlite_rows.ts";
 
@@ -390,11 +390,9 @@ export class SearchIndex {
   initialBits(letter: string): Uint32Array {
     let bits = this.#initials.get(letter);
     if (!bits) {
-      bits = new Uint32Array((this.size >>> 5) + 1);
       // Read past the cache: the list is wanted this once.
       const row = this.#get.get(FIELD.initial, letter) as { ids: Uint8Array } | undefined;
-      const ids = row ? view(row.ids, Uint32Array, 4) : EMPTY;
-      for (let i = 0; i < ids.length; i++) bits[ids[i]! >>> 5]! |= 1 << (ids[i]! & 31);
+      bits = bitsOf(row ? [view(row.ids, Uint32Array, 4)] : [], this.size + 1);
       this.#initials.set(letter, bits);
     }
     return bits;

@@ -414,6 +414,26 @@ export function unionLeveledBelow(parts: readonly LeveledPart[], universe: numbe
 }
 
 /**
+ * A bitmap of the ids in `lists` (bit `id & 31` of word `id >>> 5`), every
+ * id below `universe`: a membership test in one read.
+ *
+ * @example
+ * ```ts
+ * bitsOf([Uint32Array.of(1, 33)], 64); // Uint32Array [2, 2, 0]
+ * ```
+ */
+export function bitsOf(lists: readonly Uint32Array[], universe: number): Uint32Array {
+  const bits = new Uint32Array((universe >>> 5) + 1);
+  for (const list of lists) {
+    for (let i = 0; i < list.length; i++) {
+      const id = list[i]!;
+      bits[id >>> 5]! |= 1 << (id & 31);
+    }
+  }
+  return bits;
+}
+
+/**
  * The ids of a leveled list (with their levels) whose bit is set in `bits`
  * (bit `id & 31` of word `id >>> 5`), as new arrays; the ids are sorted, so
  * the reads go forward.

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { filterLeveled, intersect, keepInBits, type Leveled } from "../index/sorted.ts";
+import { bitsOf, filterLeveled, intersect, keepInBits, type Leveled } from "../index/sorted.ts";
 import { ByteLru } from "../lru.ts";
 
 /** A filter's sorted ids, and a bitmap of them (bit `id`) when the list is long. */
@@ -89,11 +89,7 @@ export class FilterCache extends ByteLru<FilterList> {}
  */
 export function filterList(ids: Uint32Array, universe: number): FilterList {
   if (ids.length < FILTER_BITS_MIN_IDS) return idsFilter(ids);
-  const bits = new Uint32Array((universe >>> 5) + 1);
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]!;
-    bits[id >>> 5]! |= 1 << (id & 31);
-  }
+  const bits = bitsOf([ids], universe);
   return { ids, size: ids.length, bits, bytes: ids.byteLength + bits.byteLength };
 }
 

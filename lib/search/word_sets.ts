@@ -12,6 +12,7 @@
  * @module
  */
 import {
+  bitsOf,
   intersectLeveled,
   keepFlagged,
   type Leveled,
@@ -251,11 +252,7 @@ function byBitmap(list: Uint32Array, candidates: number, universe: number): bool
 function bitmapOf(list: Uint32Array, universe: number): Uint32Array {
   let bits = bitmaps.get(list);
   if (!bits) {
-    bits = new Uint32Array((universe >>> 5) + 1);
-    for (let i = 0; i < list.length; i++) {
-      const id = list[i]!;
-      bits[id >>> 5]! |= 1 << (id & 31);
-    }
+    bits = bitsOf([list], universe);
     bitmaps.set(list, bits);
   }
   return bits;
@@ -640,14 +637,7 @@ function inSharedMemory(word: WordSet): WordSet {
  * whole (a two-letter prefix: millions of ids) that recurs.
  */
 export function memberBits(parts: readonly LeveledPart[], universe: number): Uint32Array {
-  const bits = new Uint32Array((universe >>> 5) + 1);
-  for (const { list } of parts) {
-    for (let i = 0; i < list.length; i++) {
-      const id = list[i]!;
-      bits[id >>> 5]! |= 1 << (id & 31);
-    }
-  }
-  return bits;
+  return bitsOf(parts.map((p) => p.list), universe);
 }
 
 /** A byte-bounded cache of recurring common words' {@linkcode memberBits}. */
