@@ -11,6 +11,7 @@ import { openSearchableStore } from "../lib/search/searcher.ts";
 import { SearchPool, type SearchPoolOptions } from "../lib/search/pool.ts";
 import { renderSearchBody, type SearchJob } from "../lib/search/response.ts";
 import type { SearchPage } from "../lib/search/engine.ts";
+import { renderBody } from "../lib/service/render.ts";
 import { searchFixtureDatabase } from "./_search_fixtures.ts";
 import { searchQuery } from "../lib/search/query.ts";
 import { clock, DeadlineError } from "../lib/deadline.ts";
@@ -85,6 +86,32 @@ for (const renderHere of [false, true]) {
     }
   });
 }
+
+Deno.test("[pool] an NPI Registry API answer asked again comes from the body cache, whole", async () => {
+  const store = openSearchableStore(path, { lazyIndex: true });
+  const pool = await SearchPool.start({
+    path,
+    workers: 1,
+    queue: 8,
+    render: (job, page) => renderBody(store, job, page),
+  });
+  const dataset = new Dataset();
+  dataset.ready(store, pool);
+  const app = testApp({ deps: { dataset } });
+  try {
+    const url = "/api/?version=2.1&last_name=smith&limit=5";
+    const first = await app.request(url);
+    const firstBody = await first.text();
+    const hits = pool.cacheCounters().bodies!.hits;
+    const again = await app.request(url);
+    assertEquals(await again.text(), firstBody);
+    assertEquals(again.headers.get("X-Total-Count"), first.headers.get("X-Total-Count"));
+    assert(Number(first.headers.get("X-Total-Count")) > 0);
+    assertEquals(pool.cacheCounters().bodies!.hits, hits + 1);
+  } finally {
+    await dataset.close();
+  }
+});
 
 Deno.test("[pool] a word union one worker builds serves the other", async () => {
   const pool = await SearchPool.start({ path, workers: 2, queue: 64 });

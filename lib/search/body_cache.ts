@@ -1,7 +1,7 @@
 /**
  * Finished search bodies by request, on the serving thread: a dataset never
- * changes under a pool, so a search asked again has the same body but for
- * `took_ms`, and is answered without a trip to a worker.
+ * changes under a pool, so a search asked again has the same body (but for
+ * a native body's `took_ms`), and is answered without a trip to a worker.
  *
  * @module
  */
@@ -10,9 +10,33 @@ import { clock } from "../deadline.ts";
 
 const TOOK = ',"took_ms":';
 
-/** A byte-bounded LRU of search bodies (without their `took_ms`), keyed by the whole job. */
+/**
+ * How far from its end a body's `took_ms` is looked for: it is the native
+ * body's last member (`,"took_ms":12345.67}`), and a body without one (the
+ * NPI Registry API's, up to 200 records) is not scanned through.
+ */
+const TOOK_TAIL = 40;
+
+/** A kept body: its text up to `took_ms` (which a hit appends anew), or whole. */
+interface Kept {
+  text: string;
+  took: boolean;
+}
+
+/**
+ * A byte-bounded LRU of search bodies, keyed by the whole job. A native
+ * body is kept without its `took_ms`, which a hit counts again; a body
+ * without one (the NPI Registry API's) is kept and answered as it is.
+ *
+ * @example
+ * ```ts
+ * const cache = new BodyCache(32 << 20);
+ * cache.set("k", '{"total":1,"took_ms":4.2}');
+ * cache.get("k", clock()); // '{"total":1,"took_ms":0.01}'
+ * ```
+ */
 export class BodyCache {
-  #entries = new Map<string, string>();
+  #entries = new Map<string, Kept>();
   #bytes = 0;
   /** Lookups answered from the cache. */
   hits = 0;
@@ -29,37 +53,41 @@ export class BodyCache {
   }
 
   /**
-   * The body for `key` with `took_ms` counted from `startedAt`, or
-   * `undefined` when not cached.
+   * The body for `key` (a native one with `took_ms` counted from
+   * `startedAt`), or `undefined` when not cached.
    */
   get(key: string, startedAt: number): string | undefined {
-    const head = this.#entries.get(key);
-    if (head === undefined) {
+    const kept = this.#entries.get(key);
+    if (kept === undefined) {
       this.misses++;
       return undefined;
     }
     this.hits++;
     this.#entries.delete(key);
-    this.#entries.set(key, head);
-    return `${head}${TOOK}${Math.round((clock() - startedAt) * 100) / 100}}`;
+    this.#entries.set(key, kept);
+    if (!kept.took) return kept.text;
+    return `${kept.text}${TOOK}${Math.round((clock() - startedAt) * 100) / 100}}`;
   }
 
-  /** Keeps `body` (a finished search body) for `key`. */
+  /** Keeps `body` (a finished search body) for `key`; one over a sixteenth of the budget is not kept. */
   set(key: string, body: string): void {
-    const cut = body.lastIndexOf(TOOK);
-    if (cut < 0 || this.budget === 0) return;
-    const head = body.slice(0, cut);
-    const bytes = (head.length + key.length) * 2;
+    if (this.budget === 0) return;
+    const cut = body.indexOf(TOOK, Math.max(0, body.length - TOOK_TAIL));
+    const kept: Kept = cut < 0 ? { text: body, took: false } : {
+      text: body.slice(0, cut),
+      took: true,
+    };
+    const bytes = (kept.text.length + key.length) * 2;
     if (bytes > this.budget / 16) return;
     const old = this.#entries.get(key);
-    if (old !== undefined) this.#bytes -= (old.length + key.length) * 2;
+    if (old !== undefined) this.#bytes -= (old.text.length + key.length) * 2;
     this.#entries.delete(key);
-    this.#entries.set(key, head);
+    this.#entries.set(key, kept);
     this.#bytes += bytes;
     for (const [k, v] of this.#entries) {
       if (this.#bytes <= this.budget) break;
       this.#entries.delete(k);
-      this.#bytes -= (v.length + k.length) * 2;
+      this.#bytes -= (v.text.length + k.length) * 2;
     }
   }
 }
