@@ -13,9 +13,10 @@
 export const ENTRY_BYTES = 128;
 
 /**
- * A byte-bounded LRU cache. A value larger than a quarter of the budget is
- * not kept. Values are sized by `sizeOf` (by default their `bytes`), plus
- * `entryBytes` each ({@linkcode ENTRY_BYTES} unless given).
+ * A byte-bounded LRU cache. A value larger than `1 / largestShare` of the
+ * budget (a quarter unless given) is not kept. Values are sized by
+ * `sizeOf` (by default their `bytes`), plus `entryBytes` each
+ * ({@linkcode ENTRY_BYTES} unless given).
  *
  * @example
  * ```ts
@@ -39,6 +40,7 @@ export class ByteLru<V, K = string> {
     readonly budget: number,
     readonly sizeOf: (value: V) => number = (value) => (value as { bytes: number }).bytes,
     readonly entryBytes: number = ENTRY_BYTES,
+    readonly largestShare: number = 4,
   ) {}
   get(key: K): V | undefined {
     const entry = this.#entries.get(key);
@@ -57,7 +59,7 @@ export class ByteLru<V, K = string> {
   }
   set(key: K, value: V): void {
     const bytes = this.sizeOf(value) + this.entryBytes;
-    if (bytes > this.budget / 4) return;
+    if (bytes > this.budget / this.largestShare) return;
     const old = this.#entries.get(key);
     if (old !== undefined) {
       this.#unlink(old);

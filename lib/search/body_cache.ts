@@ -7,6 +7,7 @@
  */
 import type { SearchJob } from "./response.ts";
 import { clock } from "../deadline.ts";
+import { ByteLru } from "../lru.ts";
 
 const TOOK = ',"took_ms":';
 
@@ -17,16 +18,19 @@ const TOOK = ',"took_ms":';
  */
 const TOOK_TAIL = 40;
 
-/** A kept body: its text up to `took_ms` (which a hit appends anew), or whole. */
+/** A kept body: its text up to `took_ms` (which a hit appends anew), or whole; and its key's length. */
 interface Kept {
   text: string;
   took: boolean;
+  keyLength: number;
 }
 
 /**
  * A byte-bounded LRU of search bodies, keyed by the whole job. A native
  * body is kept without its `took_ms`, which a hit counts again; a body
- * without one (the NPI Registry API's) is kept and answered as it is.
+ * without one (the NPI Registry API's) is kept and answered as it is. An
+ * entry costs its text and key (UTF-16); one over a sixteenth of the
+ * budget is not kept.
  *
  * @example
  * ```ts
@@ -36,15 +40,22 @@ interface Kept {
  * ```
  */
 export class BodyCache {
-  #entries = new Map<string, Kept>();
-  #bytes = 0;
-  /** Lookups answered from the cache. */
-  hits = 0;
-  /** Lookups not answered from the cache. */
-  misses = 0;
+  readonly #entries: ByteLru<Kept>;
 
   /** @param budget Most bytes of body text kept (0 turns the cache off). */
-  constructor(readonly budget: number) {}
+  constructor(readonly budget: number) {
+    this.#entries = new ByteLru<Kept>(budget, (k) => (k.text.length + k.keyLength) * 2, 0, 16);
+  }
+
+  /** Lookups answered from the cache. */
+  get hits(): number {
+    return this.#entries.hits;
+  }
+
+  /** Lookups not answered from the cache. */
+  get misses(): number {
+    return this.#entries.misses;
+  }
 
   /** The key of a job: the validated query (paging and facets included) and its cursor scope. */
   static key(job: SearchJob): string {
@@ -58,36 +69,20 @@ export class BodyCache {
    */
   get(key: string, startedAt: number): string | undefined {
     const kept = this.#entries.get(key);
-    if (kept === undefined) {
-      this.misses++;
-      return undefined;
-    }
-    this.hits++;
-    this.#entries.delete(key);
-    this.#entries.set(key, kept);
+    if (kept === undefined) return undefined;
     if (!kept.took) return kept.text;
     return `${kept.text}${TOOK}${Math.round((clock() - startedAt) * 100) / 100}}`;
   }
 
-  /** Keeps `body` (a finished search body) for `key`; one over a sixteenth of the budget is not kept. */
+  /** Keeps `body` (a finished search body) for `key`. */
   set(key: string, body: string): void {
     if (this.budget === 0) return;
     const cut = body.indexOf(TOOK, Math.max(0, body.length - TOOK_TAIL));
-    const kept: Kept = cut < 0 ? { text: body, took: false } : {
-      text: body.slice(0, cut),
-      took: true,
-    };
-    const bytes = (kept.text.length + key.length) * 2;
-    if (bytes > this.budget / 16) return;
-    const old = this.#entries.get(key);
-    if (old !== undefined) this.#bytes -= (old.text.length + key.length) * 2;
-    this.#entries.delete(key);
-    this.#entries.set(key, kept);
-    this.#bytes += bytes;
-    for (const [k, v] of this.#entries) {
-      if (this.#bytes <= this.budget) break;
-      this.#entries.delete(k);
-      this.#bytes -= (v.text.length + k.length) * 2;
-    }
+    this.#entries.set(
+      key,
+      cut < 0
+        ? { text: body, took: false, keyLength: key.length }
+        : { text: body.slice(0, cut), took: true, keyLength: key.length },
+    );
   }
 }
