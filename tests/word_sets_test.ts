@@ -205,6 +205,7 @@ Deno.test("[word sets] dense unions intersected in one pass agree with listing a
   const universes = [8, 16].map((u) => ({
     kind: "dense" as const,
     nibbles: new Uint8Array(u / 2),
+    bits: new Uint32Array(1),
     size: 0,
     bytes: u / 2,
   }));

@@ -40,7 +40,8 @@ import {
 } from "./text_query.ts";
 import { applyHints, hintParts, type NpiIds, splitWords } from "./hints.ts";
 import { HINT, hintKinds } from "./hint_words.ts";
-import { rankKey, scoreOfKey, SUB, subOfKey, TIER } from "./scores.ts";
+import { levelKeys, rankKey, scoreOfKey, SUB, subOfKey, TIER } from "./scores.ts";
+import { densePage, flagPassBits } from "./dense_page.ts";
 import { ByteLru } from "../lru.ts";
 import {
   columnFilter,
@@ -147,7 +148,7 @@ export interface EngineContext {
   wordSets?: WordSetCache;
   /** Long filter unions (a specialty's codes, states), kept between searches. */
   filterLists?: FilterCache;
-  /** Member bits of recurring words too common to keep whole (see `matchWords`). */
+  /** Member bits of recurring words too common to keep whole (see `finishWords`). */
   memberBits?: MemberBitsCache;
   /** Located providers grouped by point, for `near` searches without filters (`points.ts`). */
   points?: LazyPoints;
@@ -185,6 +186,11 @@ interface ResultSet {
    * it (`level_page.ts`, `distance_page.ts`).
    */
   unsorted?: boolean;
+  /**
+   * The whole set's size when `ids` holds only its first entries, ranked (a
+   * first page found without listing the rest: `dense_page.ts`). Never cached.
+   */
+  whole?: number;
 }
 
 /** A byte-bounded LRU cache of sorted result sets, keyed by the query without its paging. */
@@ -492,6 +498,20 @@ function textWordParts(w: WordTerms, words: number, ctx: EngineContext): WordPar
   };
 }
 
+/** The worst level of a word's name parts (see {@linkcode wordNameLists}). */
+const NAME_LEVEL = 3;
+
+/**
+ * A word's name lists as typed — surname or organization name, given
+ * names, other names — which are its parts at levels 1 to
+ * {@linkcode NAME_LEVEL} in {@linkcode textWordParts}; every other part
+ * (places, codes, credentials, longer terms, typo variants) is at a worse
+ * level.
+ */
+function wordNameLists(w: WordTerms, index: SearchIndex): Uint32Array[] {
+  return [FIELD.surname, FIELD.given, FIELD.other].map((field) => index.list(field, w.word));
+}
+
 /** A query word ready to evaluate: its parts, or its cached union. */
 interface PlannedWord extends WordParts {
   key: string;
@@ -539,8 +559,30 @@ function matchWords(
   boxes: readonly Box[] | null,
   ctx: EngineContext,
 ): Leveled {
+  const driven = driveWords(plan, ctx);
+  return driven ? finishWords(driven, filters, test, boxes, ctx) : EMPTY_LEVELED;
+}
+
+/** The words of a plan as {@linkcode driveWords} leaves them for {@linkcode finishWords}. */
+interface DrivenWords {
+  /** The planned words, fewest candidates first. */
+  words: PlannedWord[];
+  /** The first word's union. */
+  union: WordSet;
+  /** The dense unions met in one pass: the driver's and the next words' while they are dense. */
+  dense: Extract<WordSet, { kind: "dense" }>[];
+  /** The first word not among `dense` (the words after the driver when it is sparse). */
+  from: number;
+}
+
+/**
+ * The first half of {@linkcode matchWords}: plans the words, builds (or
+ * takes from the cache) the driver's union, and the further words' while
+ * all are dense. Null when a word matches nothing.
+ */
+function driveWords(plan: readonly WordTerms[], ctx: EngineContext): DrivenWords | null {
   const words = plan.map((w) => planWord(w, plan.length, ctx)).sort((a, b) => a.size - b.size);
-  if (words[0]!.size === 0) return EMPTY_LEVELED;
+  if (words[0]!.size === 0) return null;
   const universe = ctx.index.size + 1;
   // A new set: results are edited in place later, and the union may be cached.
   const driver = words[0]!;
@@ -557,6 +599,19 @@ function matchWords(
     if (common?.kind !== "dense") break;
     dense.push(common);
   }
+  return { words, union, dense, from };
+}
+
+/** The second half of {@linkcode matchWords}: the driven words' matches, listed. */
+function finishWords(
+  driven: DrivenWords,
+  filters: FilterList[],
+  test: { mask: number; value: number },
+  boxes: readonly Box[] | null,
+  ctx: EngineContext,
+): Leveled {
+  const { words, union, dense, from } = driven;
+  const universe = ctx.index.size + 1;
   // A sparse union narrowed further is read as it is (each step makes new arrays), and the flag
   // test is left for the few that remain; otherwise the test makes the copy the caller edits.
   const flagsLater = union.kind === "sparse" && !boxes && (words.length > 1 || filters.length > 0);
@@ -573,16 +628,24 @@ function matchWords(
   for (let i = from; i < words.length && set.ids.length > 0; i++) {
     checkWatch(ctx);
     const word = words[i]!;
-    if (word.set) set = intersectWordSet(set, word.set);
-    else if (word.size * DENSE_FRACTION < universe && ctx.wordSets?.recurring(word.key)) {
-      set = intersectWordSet(set, wordUnion(word, ctx, true));
-    } else {
-      // Many candidates and a word too common to keep whole (`be` of `jennifer be`): its member
-      // bits, kept when it recurs, leave the candidates it holds; only those are looked up.
-      const bits = set.ids.length >= MEMBER_BITS_MIN_CANDIDATES ? memberBitsOf(word, ctx) : null;
-      if (bits) set = keepInBits(set, bits);
-      set = intersectWord(set, word.parts, universe, () => wordUnion(word, ctx), word.codes);
+    if (word.set) {
+      set = intersectWordSet(set, word.set);
+      continue;
     }
+    const seen = ctx.wordSets?.recurring(word.key) ?? false;
+    if (word.size * DENSE_FRACTION < universe && seen) {
+      set = intersectWordSet(set, wordUnion(word, ctx, true));
+      continue;
+    }
+    // Many candidates and a word too common to keep cheaply (`be` of `jennifer be`): its member
+    // bits (kept) leave the candidates it holds. When those are still many — the word is common
+    // among them too: `therapy` of `physical therapy` — and it recurs, they are looked up in its
+    // union, built once and kept, rather than its parts read through again at every search.
+    const bits = set.ids.length >= MEMBER_BITS_MIN_CANDIDATES ? memberBitsOf(word, ctx) : null;
+    if (bits) set = keepInBits(set, bits);
+    set = seen && set.ids.length >= UNION_MIN_CANDIDATES
+      ? intersectWordSet(set, wordUnion(word, ctx, true))
+      : intersectWord(set, word.parts, universe, () => wordUnion(word, ctx), word.codes);
   }
   // The last step's arrays are this search's own (not the cached union's): filtered in place.
   return flagsLater
@@ -590,18 +653,28 @@ function matchWords(
     : set;
 }
 
-/** A word's member bits are used from this many candidates (see `matchWords`). */
+/** A word's member bits are used from this many candidates (see `finishWords`). */
 const MEMBER_BITS_MIN_CANDIDATES = 16_384;
 
-/** A common word's member bits: kept, or made and kept when the word recurs; else null. */
+/**
+ * A recurring word too common to keep cheaply (dense) is looked up in its
+ * union from this many candidates left by its member bits (see
+ * `finishWords`). Fewer — a name prefix after a given name, `jennifer he`:
+ * a few thousand — are cheaper looked up in its parts than its union is to
+ * build (millions of ids) for the few searches that share the prefix.
+ */
+const UNION_MIN_CANDIDATES = 65_536;
+
+/** A common word's member bits: kept, or made now and kept. */
 function memberBitsOf(word: PlannedWord, ctx: EngineContext): Uint32Array | null {
   const cache = ctx.memberBits;
   if (!cache) return null;
-  const kept = cache.get(word.key);
-  if (kept || !ctx.wordSets?.recurring(word.key)) return kept ?? null;
-  const parts = word.codes ? [...word.parts, ...word.codes.parts()] : word.parts;
-  const bits = memberBits(parts, ctx.index.size + 1);
-  cache.set(word.key, bits);
+  let bits = cache.get(word.key);
+  if (!bits) {
+    const parts = word.codes ? [...word.parts, ...word.codes.parts()] : word.parts;
+    bits = memberBits(parts, ctx.index.size + 1);
+    cache.set(word.key, bits);
+  }
   return bits;
 }
 
@@ -711,7 +784,8 @@ function matchText(
   test: { mask: number; value: number },
   boxes: readonly Box[] | null,
   ctx: EngineContext,
-): Leveled {
+  top: number | null = null,
+): Leveled | TopEntries {
   const { index } = ctx;
   const split = splitWords(allWords.slice(0, MAX_QUERY_WORDS));
   const plan = (words: readonly string[], stage: TypoStage) => {
@@ -723,7 +797,12 @@ function matchText(
   // As typed first (unknown words take their variants); every word's variants only when that
   // finds fewer than a page: most searches never read the typo vocabulary of a known word.
   let planned = plan(words, "unknown");
-  let set = matchWords(planned, filters, test, boxes, ctx);
+  const driven = driveWords(planned, ctx);
+  if (driven && top !== null && split.hints.length === 0 && !split.hintsRequired) {
+    const entries = denseTop(driven, planned, words, filters, test, boxes, top, ctx);
+    if (entries) return entries;
+  }
+  let set = driven ? finishWords(driven, filters, test, boxes, ctx) : EMPTY_LEVELED;
   if (set.ids.length < TYPO_TOKENS_THRESHOLD) {
     const widened = plan(words, "all");
     if (widened.some((w, i) => w.typos.length !== planned[i]!.typos.length)) {
@@ -769,6 +848,61 @@ function matchText(
   return set;
 }
 
+/** The first entries of a result set, ranked, with the whole set's size. */
+interface TopEntries {
+  ids: Uint32Array;
+  /** Their rank keys. */
+  levels: Uint8Array;
+  total: number;
+}
+
+/**
+ * The first `top` entries and the total of a search whose words are all
+ * dense, without hints, filters or boxes (`health care`), counted and
+ * ranked on the dense sets without listing the matches (`dense_page.ts`):
+ * the same entries, keys and total as listing them gives. Null when the
+ * search is not of that kind, or finds fewer than a page (its typo variants
+ * are tried then, on the list).
+ */
+function denseTop(
+  driven: DrivenWords,
+  planned: readonly WordTerms[],
+  words: readonly string[],
+  filters: readonly FilterList[],
+  test: { mask: number; value: number },
+  boxes: readonly Box[] | null,
+  top: number,
+  ctx: EngineContext,
+): TopEntries | null {
+  if (filters.length > 0 || boxes || driven.dense.length !== driven.words.length) return null;
+  // One word with typo variants also promotes the whole names of its variants: listed instead.
+  if (planned.length === 1 && planned[0]!.typos.length > 0) return null;
+  const { index } = ctx;
+  // Every match at a name level is in each word's name lists: the shortest are read.
+  let low: Uint32Array[] = [], lowSize = Infinity;
+  for (const w of planned) {
+    const lists = wordNameLists(w, index);
+    const size = lists.reduce((sum, l) => sum + l.length, 0);
+    if (size < lowSize) [low, lowSize] = [lists, size];
+  }
+  const page = densePage({
+    sets: driven.dense,
+    pass: flagPassBits(index.flags, test.mask, test.value),
+    low: unionAll(low, index.size + 1),
+    lowLevel: NAME_LEVEL,
+    promoted: exactNameIds(words, index),
+    upTo: LEGAL_NAME_LEVEL,
+    end: top,
+    watch: () => checkWatch(ctx),
+  });
+  if (page.total < TYPO_TOKENS_THRESHOLD) return null;
+  // No hints: one tier, each level's key from a table, as `applyHints` gives them.
+  const keys = levelKeys(TIER.full, SUB.name);
+  const levels = page.levels;
+  for (let i = 0; i < levels.length; i++) levels[i] = keys[levels[i]!]!;
+  return { ids: page.ids, levels, total: page.total };
+}
+
 /**
  * The words of a plan less its least informative: every word that matches
  * nothing (when some other word does), else the one with most candidates.
@@ -783,7 +917,7 @@ function leastInformativeLeftOut(plan: readonly WordTerms[], ctx: EngineContext)
 }
 
 /** The candidates of a query with free text or a point, sorted. */
-function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
+function evaluate(query: SearchQuery, ctx: EngineContext, top: number | null = null): ResultSet {
   const { index } = ctx;
   if (query.places) throw new Error("Place matches are evaluated without free text or a point");
   const test = flagTest(query);
@@ -794,7 +928,13 @@ function evaluate(query: SearchQuery, ctx: EngineContext): ResultSet {
     if (query.words.length === 0) {
       return { ids: EMPTY, levels: null, distances: null, facets: undefined, bytes: 0 };
     }
-    set = matchText(query.words, filters, test, query.near ? boundingBoxes(query.near) : null, ctx);
+    const boxes = query.near ? boundingBoxes(query.near) : null;
+    const found = matchText(query.words, filters, test, boxes, ctx, query.near ? null : top);
+    if ("total" in found) {
+      const { ids, levels, total } = found;
+      return { ids, levels, distances: null, facets: undefined, bytes: 0, whole: total };
+    }
+    set = found;
   } else {
     const ids = candidatesNear(query, filters, ctx);
     set = keepFlagged(
@@ -952,12 +1092,17 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
   const key = cacheKey(query);
   let result = ctx.cache.get(key);
   if (!result) {
-    const found = query.words || query.near ? evaluate(query, ctx) : filtered(query, ctx);
+    // A first page by relevance, without facets, needs only the top of the set.
+    const top = query.sort === "relevance" && !query.cursor && !query.facets.length &&
+        query.offset + query.limit <= MAX_SELECTED
+      ? query.offset + query.limit
+      : null;
+    const found = query.words || query.near ? evaluate(query, ctx, top) : filtered(query, ctx);
     if (typeof found === "number") {
       return { total: 0, hits: [], next: null, offset: query.offset, uncheckedCandidates: found };
     }
     result = found;
-    ctx.cache.set(key, result);
+    if (found.whole === undefined) ctx.cache.set(key, result);
   }
   let positions: Uint32Array | null = null;
   if (result.unsorted) {
@@ -976,7 +1121,7 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
       ctx.cache.set(key, result);
     }
   }
-  const total = result.ids.length;
+  const total = result.whole ?? result.ids.length;
   let start = query.offset;
   if (query.cursor) {
     const after = query.cursor.after;

@@ -22,16 +22,18 @@ import {
   unionLeveledBelow,
 } from "../index/sorted.ts";
 import { ByteLru } from "../lru.ts";
+import { countBits } from "../index/bits.ts";
 import type { CodeMatch } from "./code_match.ts";
 
 /**
  * A word's union: sparse, or dense over ids `0..universe-1` — four bits an
  * id (the level plus 1, or 0), two ids a byte: id `i` in the low half of
- * byte `i >> 1` when even, the high half when odd.
+ * byte `i >> 1` when even, the high half when odd; and one bit an id of
+ * the ids it holds (bit `i & 31` of `bits[i >> 5]`), counted 32 at a time.
  */
 export type WordSet =
   | { kind: "sparse"; set: Leveled; size: number; bytes: number }
-  | { kind: "dense"; nibbles: Uint8Array; size: number; bytes: number };
+  | { kind: "dense"; nibbles: Uint8Array; bits: Uint32Array; size: number; bytes: number };
 
 /** The level plus 1 of id `id` in a dense set (0: not in it). */
 function nibbleAt(nibbles: Uint8Array, id: number): number {
@@ -68,22 +70,22 @@ export function buildWordSet(parts: readonly LeveledPart[], universe: number): W
     };
   }
   const nibbles = new Uint8Array((universe + 1) >>> 1);
-  let size = 0;
-  for (const { list, level } of [...parts].sort((a, b) => a.level - b.level)) {
+  const bits = new Uint32Array((universe + 31) >>> 5);
+  // Worst level first, each part's mark written over what is there: the best part writes last, and
+  // no id is read before it is written (which branch would be taken is as random as the ids).
+  for (const { list, level } of [...parts].sort((a, b) => b.level - a.level)) {
     if (level > 14) throw new RangeError(`Level ${level} does not fit a dense word set`);
     const mark = level + 1;
     for (let i = 0; i < list.length; i++) {
       const id = list[i]!;
       if (id >= universe) throw new RangeError(`Id ${id} is not below ${universe}`);
       const at = id >>> 1, shift = (id & 1) << 2;
-      const byte = nibbles[at]!;
-      if (((byte >>> shift) & 15) === 0) {
-        nibbles[at] = byte | (mark << shift);
-        size++;
-      }
+      nibbles[at] = (nibbles[at]! & ~(15 << shift)) | (mark << shift);
+      bits[id >>> 5]! |= 1 << (id & 31);
     }
   }
-  return { kind: "dense", nibbles, size, bytes: nibbles.byteLength };
+  const size = countBits(bits);
+  return { kind: "dense", nibbles, bits, size, bytes: nibbles.byteLength + bits.byteLength };
 }
 
 /**
@@ -620,7 +622,9 @@ function inSharedMemory(word: WordSet): WordSet {
   if (word.kind === "dense") {
     const nibbles = new Uint8Array(new SharedArrayBuffer(word.nibbles.byteLength));
     nibbles.set(word.nibbles);
-    return { ...word, nibbles };
+    const bits = new Uint32Array(new SharedArrayBuffer(word.bits.byteLength));
+    bits.set(word.bits);
+    return { ...word, nibbles, bits };
   }
   const n = word.set.ids.length;
   const buffer = new SharedArrayBuffer(n * 5);

@@ -1,0 +1,171 @@
+/**
+ * The first page of a search of common words, counted and ranked on the
+ * dense sets (`dense_page.ts`), against listing every match and sorting
+ * it: on random sets, and through the engine on a demo dataset, where the
+ * first page must be the one the listed set gives.
+ */
+import { assert, assertEquals, assertThrows } from "@std/assert";
+import { type LeveledPart, unionAll } from "../lib/index/sorted.ts";
+import { buildWordSet, intersectDense, type WordSet } from "../lib/search/word_sets.ts";
+import { densePage, flagPassBits } from "../lib/search/dense_page.ts";
+import { Rng } from "../lib/demo/prng.ts";
+import { buildDemoDatabase } from "../lib/demo/build.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
+import { Dataset } from "../lib/service/dataset.ts";
+import { assertJson, testApp } from "./_utils.ts";
+
+type Dense = Extract<WordSet, { kind: "dense" }>;
+
+function randomList(rng: Rng, count: number, universe: number): Uint32Array {
+  const set = new Set<number>();
+  for (let i = 0; i < count; i++) set.add(rng.int(universe));
+  return Uint32Array.from([...set].sort((a, b) => a - b));
+}
+
+/** A dense set: a long part and a few short ones at random levels, the long one at `base`. */
+function denseSet(rng: Rng, universe: number, base: number): { set: Dense; parts: LeveledPart[] } {
+  const parts = [
+    { list: randomList(rng, Math.ceil(universe / (1 + rng.int(3))), universe), level: base },
+    ...Array.from({ length: 1 + rng.int(4) }, () => ({
+      list: randomList(rng, 1 + rng.int(universe / 20), universe),
+      level: 1 + rng.int(13),
+    })),
+  ];
+  const set = buildWordSet(parts, universe);
+  if (set.kind !== "dense") throw new Error("the test meant a dense set");
+  return { set, parts };
+}
+
+/** The model: every match listed, promoted, sorted by level then id, cut at `end`. */
+function model(
+  sets: readonly Dense[],
+  flags: Uint8Array,
+  mask: number,
+  value: number,
+  promoted: Uint32Array,
+  upTo: number,
+  end: number,
+): { total: number; entries: [number, number][] } {
+  const listed = intersectDense(sets, flags, mask, value);
+  const raise = new Set(promoted);
+  const entries = Array.from(listed.ids, (id, i): [number, number] => {
+    const level = listed.levels[i]!;
+    return [id, raise.has(id) && level >= 1 && level <= upTo ? 0 : level];
+  });
+  entries.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+  return { total: listed.ids.length, entries: entries.slice(0, end) };
+}
+
+Deno.test("[dense page] total and first entries agree with listing every match", () => {
+  const rng = new Rng(2027);
+  let beyondLow = 0, fromLow = 0;
+  for (let round = 0; round < 60; round++) {
+    // Universes whose marks end in a whole 32-bit word and ones that do not.
+    const universe = rng.pick([4096, 4099, 20_001, 65_543]);
+    const flags = Uint8Array.from({ length: universe }, () => rng.int(4));
+    const mask = rng.pick([0, 1, 3]), value = mask === 0 ? 0 : rng.int(mask + 1);
+    const lowLevel = rng.pick([0, 1, 3, 5]);
+    // Long parts at a level above the low ones in most rounds (names are rare, places common).
+    const built = Array.from(
+      { length: 1 + rng.int(3) },
+      () => denseSet(rng, universe, rng.chance(0.8) ? lowLevel + 1 + rng.int(4) : rng.int(6)),
+    );
+    const sets = built.map((b) => b.set);
+    // One set's parts at the low levels, and some other ids: every low match is among them.
+    const low = unionAll([
+      ...built[0]!.parts.filter((p) => p.level <= lowLevel).map((p) => p.list),
+      randomList(rng, rng.int(200), universe),
+    ], universe);
+    const promoted = randomList(rng, rng.int(universe / 10), universe);
+    const upTo = Math.min(lowLevel, rng.int(3));
+    const end = rng.pick([1, 10, 100, 1000, 100_000]);
+    const want = model(sets, flags, mask, value, promoted, upTo, end);
+    const got = densePage({
+      sets,
+      pass: flagPassBits(flags, mask, value),
+      low,
+      lowLevel,
+      promoted,
+      upTo,
+      end,
+    });
+    const label = `round ${round}: ${sets.length} sets over ${universe}, end ${end}`;
+    assertEquals(got.total, want.total, label);
+    assertEquals(Array.from(got.ids, (id, i) => [id, got.levels[i]!]), want.entries, label);
+    if (want.entries.some(([, level]) => level > lowLevel)) beyondLow++;
+    else fromLow++;
+  }
+  assert(beyondLow >= 5 && fromLow >= 5, `both ways are checked (${beyondLow}, ${fromLow})`);
+});
+
+Deno.test("[dense page] flag bits, and requests it cannot serve", () => {
+  assertEquals([...flagPassBits(Uint8Array.of(0, 1, 1, 0, 3), 1, 1)], [0b10110]);
+  assertEquals([...flagPassBits(Uint8Array.of(0, 1, 2), 0, 0)], [0b111]);
+  const rng = new Rng(5);
+  const { set } = denseSet(rng, 4096, 4);
+  const { set: other } = denseSet(rng, 8192, 4);
+  const request = {
+    sets: [set],
+    pass: flagPassBits(new Uint8Array(4096), 0, 0),
+    low: new Uint32Array(0),
+    lowLevel: 3,
+    promoted: new Uint32Array(0),
+    upTo: 2,
+    end: 10,
+  };
+  assertEquals(densePage(request).total, set.size);
+  assertThrows(() => densePage({ ...request, sets: [] }), RangeError);
+  assertThrows(() => densePage({ ...request, sets: [set, other] }), RangeError);
+  assertThrows(() => densePage({ ...request, upTo: 4 }), RangeError);
+  assertThrows(() => densePage({ ...request, pass: new Uint32Array(2) }), RangeError);
+});
+
+interface Body {
+  total: number;
+  next_cursor: string | null;
+  results: { npi: string; score: number }[];
+  facets?: unknown;
+}
+
+Deno.test("[dense page] a first page of common words is the listed set's first page", async () => {
+  const dir = await Deno.makeTempDir();
+  buildDemoDatabase({ path: `${dir}/demo.db`, records: 3000, seed: 7 });
+  const store = openSearchableStore(`${dir}/demo.db`);
+  const app = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
+  try {
+    const queries = [
+      "q=nurse",
+      "q=family%20medicine",
+      "q=nurse%20practitioner&limit=100&offset=20",
+      "q=medical%20nurse&entity_type=individual",
+      "q=pharmacy&include_deactivated=true&limit=50",
+      "q=care%20nurse%20family&offset=7&limit=3",
+    ];
+    let topOnly = 0;
+    for (const query of queries) {
+      const misses = () => store.cacheCounters().results?.misses ?? 0;
+      const page = await assertJson<Body>(await app.request(`/v1/providers/search?${query}`));
+      // Facets need every match: the listed set, kept in the result cache.
+      const before = misses();
+      const listed = await assertJson<Body>(
+        await app.request(`/v1/providers/search?${query}&facets=state`),
+      );
+      // The first page left nothing in the result cache when it was ranked on the dense sets.
+      if (misses() > before) topOnly++;
+      assertEquals(page.total, listed.total, query);
+      assertEquals(page.results, listed.results, query);
+      // The same position (the signature covers the whole query, facets included).
+      const position = (b: Body) => {
+        if (!b.next_cursor) return null;
+        const text = atob(b.next_cursor.replaceAll("-", "+").replaceAll("_", "/"));
+        return text.slice(0, text.lastIndexOf("."));
+      };
+      assertEquals(position(page), position(listed), query);
+      assert(page.total > 0, `${query} finds providers`);
+    }
+    assert(topOnly >= 3, `most of these pages come from the dense sets (${topOnly})`);
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
