@@ -7,7 +7,8 @@
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import { type LeveledPart, unionAll } from "../lib/index/sorted.ts";
 import { buildWordSet, intersectDense, type WordSet } from "../lib/search/word_sets.ts";
-import { densePage, flagPassBits } from "../lib/search/dense_page.ts";
+import { densePage, fitPage, flagPassBits } from "../lib/search/dense_page.ts";
+import { rankKey, SUB, TIER } from "../lib/search/scores.ts";
 import { Rng } from "../lib/demo/prng.ts";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
 import { openSearchableStore } from "../lib/search/searcher.ts";
@@ -98,6 +99,65 @@ Deno.test("[dense page] total and first entries agree with listing every match",
   assert(beyondLow >= 5 && fromLow >= 5, `both ways are checked (${beyondLow}, ${fromLow})`);
 });
 
+Deno.test("[dense page] with a hint: the fitting matches ranked as listing and keying them all", () => {
+  const rng = new Rng(4049);
+  let served = 0, declined = 0;
+  for (let round = 0; round < 40; round++) {
+    const universe = rng.pick([4096, 4099, 20_001]);
+    const flags = Uint8Array.from({ length: universe }, () => rng.int(4));
+    const mask = rng.pick([0, 1]), value = mask;
+    const sets = Array.from(
+      { length: 1 + rng.int(2) },
+      () => denseSet(rng, universe, 1 + rng.int(6)).set,
+    );
+    // A name the hint also is (few ids), and a state (many).
+    const names = randomList(rng, rng.int(universe / 50), universe);
+    const state = randomList(rng, rng.int(universe / 4), universe);
+    const promoted = randomList(rng, rng.int(universe / 10), universe);
+    const whole = randomList(rng, rng.int(universe / 10), universe);
+    const end = rng.pick([1, 10, 100, 1000]);
+    const wholeUpTo = rankKey(TIER.full, 2, SUB.neutral);
+    // The model: every match listed, promoted, keyed by its fit (or a miss, a tier lower), whole
+    // names promoted, sorted by key then id.
+    const listed = intersectDense(sets, flags, mask, value);
+    const raise = new Set(promoted), named = new Set(names), inState = new Set(state);
+    const wholes = new Set(whole);
+    const keyed = Array.from(listed.ids, (id, i): [number, number] => {
+      let level = listed.levels[i]!;
+      if (raise.has(id) && level >= 1 && level <= 2) level = 0;
+      const sub = named.has(id) ? SUB.name : inState.has(id) ? SUB.place : -1;
+      let key = sub < 0
+        ? rankKey(TIER.oneMiss, level, SUB.neutral)
+        : rankKey(TIER.full, level, sub);
+      if (wholes.has(id) && key <= wholeUpTo) key = rankKey(TIER.full, 0, sub);
+      return [id, key];
+    }).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    const fitting = keyed.filter(([, key]) => key < rankKey(TIER.oneMiss, 0, 0)).length;
+    const got = fitPage({
+      sets,
+      pass: flagPassBits(flags, mask, value),
+      fits: [{ ids: names, sub: SUB.name }, { ids: state, sub: SUB.place }],
+      promoted,
+      upTo: 2,
+      keyOf: (level, sub) => rankKey(TIER.full, level, sub),
+      whole,
+      wholeUpTo,
+      end,
+    });
+    const label = `round ${round}: ${sets.length} sets over ${universe}, end ${end}`;
+    if (fitting < end) {
+      assertEquals(got, null, label);
+      declined++;
+      continue;
+    }
+    if (!got) throw new Error(`${label}: no page where ${fitting} matches fit`);
+    assertEquals(got.total, listed.ids.length, label);
+    assertEquals(Array.from(got.ids, (id, i) => [id, got.keys[i]!]), keyed.slice(0, end), label);
+    served++;
+  }
+  assert(served >= 10 && declined >= 3, `both outcomes are checked (${served}, ${declined})`);
+});
+
 Deno.test("[dense page] flag bits, and requests it cannot serve", () => {
   assertEquals([...flagPassBits(Uint8Array.of(0, 1, 1, 0, 3), 1, 1)], [0b10110]);
   assertEquals([...flagPassBits(Uint8Array.of(0, 1, 2), 0, 0)], [0b111]);
@@ -140,6 +200,8 @@ Deno.test("[dense page] a first page of common words is the listed set's first p
       "q=medical%20nurse&entity_type=individual",
       "q=pharmacy&include_deactivated=true&limit=50",
       "q=care%20nurse%20family&offset=7&limit=3",
+      "q=nurse%20california",
+      "q=texas%20family%20medicine&limit=25",
     ];
     let topOnly = 0;
     for (const query of queries) {

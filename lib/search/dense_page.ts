@@ -185,6 +185,20 @@ function lowMatches(
   return { ids: ids.subarray(0, n), marks: marks.subarray(0, n) };
 }
 
+/**
+ * The ids the sets cover (two a byte of marks), checked: at least one set,
+ * all over the same ids, with member and flag bits for each.
+ */
+function universeOf(sets: readonly DenseMarks[], pass: Uint32Array): number {
+  if (sets.length === 0) throw new RangeError("A dense page needs at least one set");
+  const universe = sets[0]!.nibbles.byteLength * 2;
+  if (sets.some((s) => s.nibbles.byteLength * 2 !== universe || s.bits.length * 32 < universe)) {
+    throw new RangeError("Dense sets of different universes cannot be ranked together");
+  }
+  if (pass.length * 32 < universe) throw new RangeError("The flag bits do not cover the sets' ids");
+  return universe;
+}
+
 /** The worst mark of `id` over the sets (0 when one lacks it). */
 function markOf(sets: readonly DenseMarks[], id: number): number {
   let worst = 0;
@@ -196,20 +210,20 @@ function markOf(sets: readonly DenseMarks[], id: number): number {
   return worst;
 }
 
-/** Entries in id order with their levels, ranked: the first `n` by level, then id. */
-function firstByLevel(ids: Uint32Array, levels: Uint8Array, n: number): Leveled {
-  const starts = new Uint32Array(17);
-  for (let i = 0; i < levels.length; i++) starts[levels[i]! + 1]!++;
-  for (let l = 1; l < starts.length; l++) starts[l]! += starts[l - 1]!;
-  const outIds = new Uint32Array(n), outLevels = new Uint8Array(n);
+/** Entries in id order with their ranks (levels or rank keys, bytes): the first `n` by rank, then id. */
+function firstByRank(ids: Uint32Array, ranks: Uint8Array, n: number): Leveled {
+  const starts = new Uint32Array(257);
+  for (let i = 0; i < ranks.length; i++) starts[ranks[i]! + 1]!++;
+  for (let r = 1; r < starts.length; r++) starts[r]! += starts[r - 1]!;
+  const outIds = new Uint32Array(n), outRanks = new Uint8Array(n);
   for (let i = 0; i < ids.length; i++) {
-    const level = levels[i]!;
-    const at = starts[level]!++;
-    if (at >= n) continue;
-    outIds[at] = ids[i]!;
-    outLevels[at] = level;
+    const rank = ranks[i]!;
+    const slot = starts[rank]!++;
+    if (slot >= n) continue;
+    outIds[slot] = ids[i]!;
+    outRanks[slot] = rank;
   }
-  return { ids: outIds, levels: outLevels };
+  return { ids: outIds, levels: outRanks };
 }
 
 /**
@@ -283,14 +297,7 @@ function firstAbove(
  */
 export function densePage(request: DensePageRequest): DensePage {
   const { sets, pass, low, lowLevel, promoted, upTo, end, watch } = request;
-  if (sets.length === 0) throw new RangeError("A dense page needs at least one set");
-  const bytes = sets[0]!.nibbles.byteLength;
-  if (sets.some((s) => s.nibbles.byteLength !== bytes || s.bits.length * 32 < bytes * 2)) {
-    throw new RangeError("Dense sets of different universes cannot be ranked together");
-  }
-  if (pass.length * 32 < bytes * 2) {
-    throw new RangeError("The flag bits do not cover the sets' ids");
-  }
+  universeOf(sets, pass);
   if (upTo > lowLevel || lowLevel > 14) {
     throw new RangeError(`Levels out of range: promotions to ${upTo}, low levels to ${lowLevel}`);
   }
@@ -307,7 +314,7 @@ export function densePage(request: DensePageRequest): DensePage {
     while (p < promoted.length && promoted[p]! < id) p++;
     if (p < promoted.length && promoted[p] === id) lowLevels[i] = 0;
   }
-  const best = firstByLevel(found.ids, lowLevels, Math.min(n, want));
+  const best = firstByRank(found.ids, lowLevels, Math.min(n, want));
   if (n >= want) return { total, ...best };
   const rest = firstAbove(sets, pass, lowLevel, want - n, watch);
   const ids = new Uint32Array(n + rest.ids.length), levels = new Uint8Array(ids.length);
@@ -316,4 +323,154 @@ export function densePage(request: DensePageRequest): DensePage {
   levels.set(best.levels);
   levels.set(rest.levels, n);
   return { total, ids, levels };
+}
+
+/** Ids (ascending) that fit a query's hint, and the fit (`SUB` of `scores.ts`) they rank with. */
+export interface HintFit {
+  ids: Uint32Array;
+  sub: number;
+}
+
+/** What {@linkcode fitPage} ranks. */
+export interface FitPageRequest {
+  /** The words' dense sets over the same ids (as {@linkcode DensePageRequest.sets}). */
+  sets: readonly DenseMarks[];
+  /** Flag bits of the ids that may be listed (see {@linkcode flagPassBits}). */
+  pass: Uint32Array;
+  /** The ids that fit the hint, by class; an id in several takes the best (lowest) fit. */
+  fits: readonly HintFit[];
+  /** Ids (ascending) promoted to level 0 when they match at level 1 to `upTo`. */
+  promoted: Uint32Array;
+  upTo: number;
+  /** The rank key of a match that fits, by level and fit. */
+  keyOf: (level: number, sub: number) => number;
+  /** Ids (ascending) whose key, when `wholeUpTo` or better, becomes `keyOf(0, fit)`. */
+  whole: Uint32Array;
+  wholeUpTo: number;
+  /** How many entries to rank from the top. */
+  end: number;
+  /** Called now and then: throws to stop the work (a deadline). */
+  watch?: () => void;
+}
+
+/** The top of a dense search with a hint: its total, and its first entries by key, then id. */
+export interface FitPage {
+  total: number;
+  ids: Uint32Array;
+  /** Rank keys. */
+  keys: Uint8Array;
+}
+
+/**
+ * A dense search with one hint (`washington family`: a state that is also
+ * a surname): every match that fits the hint ranks above every one that
+ * does not, so a page within the fitting matches is found among the ids
+ * that fit (a state's list, a name's) looked up in the sets, without
+ * listing the sets' millions of matches. Returns the total and the first
+ * `end` entries by rank key, then id; null when fewer than `end` matches
+ * fit (the page then reaches the matches that do not: listed instead).
+ *
+ * @example
+ * ```ts
+ * const set = { nibbles: Uint8Array.of(0x10, 0x63, 0, 0), bits: Uint32Array.of(0b1110) };
+ * fitPage({
+ *   sets: [set], pass: Uint32Array.of(-1 >>> 0), fits: [{ ids: Uint32Array.of(2, 3), sub: 2 }],
+ *   promoted: new Uint32Array(0), upTo: 2, keyOf: (level, sub) => level * 4 + sub,
+ *   whole: new Uint32Array(0), wholeUpTo: 0, end: 2,
+ * }); // { total: 3, ids: [2, 3], keys: [10, 22] }
+ * ```
+ */
+export function fitPage(request: FitPageRequest): FitPage | null {
+  const { sets, pass, fits, promoted, upTo, keyOf, whole, wholeUpTo, end, watch } = request;
+  const universe = universeOf(sets, pass);
+  // Each class's ids that every set holds and the flags pass (their bits: a read or two an id).
+  const held = fits.map(({ ids }) => heldIds(sets, pass, ids, universe, watch));
+  // Merged in id order, each id with its best fit.
+  let ids: Uint32Array = held[0]!;
+  let subs: Uint8Array = new Uint8Array(ids.length).fill(fits[0]!.sub);
+  for (let c = 1; c < held.length; c++) [ids, subs] = mergeFits(ids, subs, held[c]!, fits[c]!.sub);
+  // Each at its level, promoted, as a rank key (from a table by level and fit).
+  const table = new Uint8Array(16 * 16);
+  for (let level = 0; level < 16; level++) {
+    for (let sub = 0; sub < 16; sub++) table[level * 16 + sub] = keyOf(level, sub);
+  }
+  const nibbles = sets.map((s) => s.nibbles);
+  const keys = new Uint8Array(ids.length);
+  const n = ids.length;
+  for (let i = 0, p = 0, q = 0; i < n; i++) {
+    if ((i & WATCH_EVERY) === 0) watch?.();
+    const id = ids[i]!, sub = subs[i]!;
+    const at = id >>> 1, shift = (id & 1) << 2;
+    let mark = 0;
+    for (let s = 0; s < nibbles.length; s++) {
+      const m = (nibbles[s]![at]! >>> shift) & 15;
+      if (m > mark) mark = m;
+    }
+    let level = mark - 1;
+    if (level >= 1 && level <= upTo) {
+      while (p < promoted.length && promoted[p]! < id) p++;
+      if (p < promoted.length && promoted[p] === id) level = 0;
+    }
+    let key = table[level * 16 + sub]!;
+    if (key <= wholeUpTo) {
+      while (q < whole.length && whole[q]! < id) q++;
+      if (q < whole.length && whole[q] === id) key = table[sub]!;
+    }
+    keys[i] = key;
+  }
+  if (n < end) return null;
+  const first = firstByRank(ids, keys, end);
+  return { total: countShared(sets, pass, watch), ids: first.ids, keys: first.levels };
+}
+
+/** Two ascending id lists with their fits merged: an id in both keeps the better (lower) fit. */
+function mergeFits(
+  a: Uint32Array,
+  aSubs: Uint8Array,
+  b: Uint32Array,
+  bSub: number,
+): [Uint32Array, Uint8Array] {
+  const ids = new Uint32Array(a.length + b.length), subs = new Uint8Array(ids.length);
+  let i = 0, j = 0, n = 0;
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? a[i]! : Infinity, y = j < b.length ? b[j]! : Infinity;
+    if (x < y) {
+      ids[n] = x;
+      subs[n++] = aSubs[i++]!;
+    } else if (y < x) {
+      ids[n] = y;
+      subs[n++] = bSub;
+      j++;
+    } else {
+      ids[n] = x;
+      subs[n++] = Math.min(aSubs[i++]!, bSub);
+      j++;
+    }
+  }
+  return [ids.subarray(0, n), subs.subarray(0, n)];
+}
+
+/** The ids of `ids` (ascending) below `universe` that every set holds and whose flag bit is set. */
+function heldIds(
+  sets: readonly DenseMarks[],
+  pass: Uint32Array,
+  ids: Uint32Array,
+  universe: number,
+  watch?: () => void,
+): Uint32Array {
+  const bits = sets.map((s) => s.bits);
+  const a = bits[0]!, rest = bits.slice(1);
+  const out = new Uint32Array(ids.length);
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) {
+    if ((i & WATCH_EVERY) === 0) watch?.();
+    const id = ids[i]!;
+    if (id >= universe) break;
+    const word = id >>> 5, bit = 1 << (id & 31);
+    if ((pass[word]! & a[word]! & bit) === 0) continue;
+    let all = true;
+    for (let s = 0; s < rest.length && all; s++) all = (rest[s]![word]! & bit) !== 0;
+    if (all) out[n++] = id;
+  }
+  return out.subarray(0, n);
 }

@@ -38,10 +38,10 @@ import {
   type TypoStage,
   type WordTerms,
 } from "./text_query.ts";
-import { applyHints, hintParts, type NpiIds, splitWords } from "./hints.ts";
-import { HINT, hintKinds } from "./hint_words.ts";
+import { applyHints, hintParts, type HintWord, type NpiIds, splitWords } from "./hints.ts";
+import { HINT, hintKinds, stateOf } from "./hint_words.ts";
 import { levelKeys, rankKey, scoreOfKey, SUB, subOfKey, TIER } from "./scores.ts";
-import { densePage, flagPassBits } from "./dense_page.ts";
+import { densePage, fitPage, flagPassBits } from "./dense_page.ts";
 import { ByteLru } from "../lru.ts";
 import {
   columnFilter,
@@ -798,8 +798,12 @@ function matchText(
   // finds fewer than a page: most searches never read the typo vocabulary of a known word.
   let planned = plan(words, "unknown");
   const driven = driveWords(planned, ctx);
-  if (driven && top !== null && split.hints.length === 0 && !split.hintsRequired) {
-    const entries = denseTop(driven, planned, words, filters, test, boxes, top, ctx);
+  if (driven && top !== null && !split.hintsRequired) {
+    const entries = denseTop(driven, planned, words, split.hints, allWords, top, ctx, {
+      filters,
+      test,
+      boxes,
+    });
     if (entries) return entries;
   }
   let set = driven ? finishWords(driven, filters, test, boxes, ctx) : EMPTY_LEVELED;
@@ -858,26 +862,63 @@ interface TopEntries {
 
 /**
  * The first `top` entries and the total of a search whose words are all
- * dense, without hints, filters or boxes (`health care`), counted and
- * ranked on the dense sets without listing the matches (`dense_page.ts`):
- * the same entries, keys and total as listing them gives. Null when the
- * search is not of that kind, or finds fewer than a page (its typo variants
- * are tried then, on the list).
+ * dense, without filters or boxes (`health care`), counted and ranked on
+ * the dense sets without listing the matches (`dense_page.ts`): the same
+ * entries, keys and total as listing them gives. With no hint, from the
+ * best levels down; with one state (`washington family`), from the
+ * providers that fit it — its state's, and those named like it — which
+ * rank above all others. Null when the search is not of that kind, finds
+ * fewer than a page (its typo variants are tried then), or the state's
+ * fewer than the page (the rest is ranked on the list).
  */
 function denseTop(
   driven: DrivenWords,
   planned: readonly WordTerms[],
   words: readonly string[],
-  filters: readonly FilterList[],
-  test: { mask: number; value: number },
-  boxes: readonly Box[] | null,
+  hints: readonly HintWord[],
+  allWords: readonly string[],
   top: number,
   ctx: EngineContext,
+  { filters, test, boxes }: {
+    filters: readonly FilterList[];
+    test: { mask: number; value: number };
+    boxes: readonly Box[] | null;
+  },
 ): TopEntries | null {
   if (filters.length > 0 || boxes || driven.dense.length !== driven.words.length) return null;
   // One word with typo variants also promotes the whole names of its variants: listed instead.
   if (planned.length === 1 && planned[0]!.typos.length > 0) return null;
+  if (hints.length > 1 || (hints.length === 1 && hints[0]!.kinds !== HINT.state)) return null;
   const { index } = ctx;
+  const universe = index.size + 1;
+  const pass = flagPassBits(index.flags, test.mask, test.value);
+  const promoted = exactNameIds(words, index);
+  const watch = () => checkWatch(ctx);
+  if (hints.length === 1) {
+    // As `applyHints` ranks one state: named like it first, then in it; those not fitting a tier
+    // below. The whole names of every word are promoted as `matchText` does after the hints.
+    const hint = hints[0]!;
+    const code = stateOf(hint.word);
+    const names = hintParts(hint, index, npiIdsOf(ctx), false, false, false).map((p) => p.list);
+    const page = fitPage({
+      sets: driven.dense,
+      pass,
+      fits: [
+        { ids: unionAll(names, universe), sub: SUB.name },
+        { ids: code ? index.list(FIELD.state, code) : EMPTY, sub: SUB.place },
+      ],
+      promoted,
+      upTo: LEGAL_NAME_LEVEL,
+      keyOf: (level, sub) => rankKey(TIER.full, level, sub),
+      whole: exactNameIds(allWords, index),
+      wholeUpTo: rankKey(TIER.full, LEGAL_NAME_LEVEL, SUB.neutral),
+      end: top,
+      watch,
+    });
+    return page && page.total >= TYPO_TOKENS_THRESHOLD
+      ? { ids: page.ids, levels: page.keys, total: page.total }
+      : null;
+  }
   // Every match at a name level is in each word's name lists: the shortest are read.
   let low: Uint32Array[] = [], lowSize = Infinity;
   for (const w of planned) {
@@ -887,13 +928,13 @@ function denseTop(
   }
   const page = densePage({
     sets: driven.dense,
-    pass: flagPassBits(index.flags, test.mask, test.value),
-    low: unionAll(low, index.size + 1),
+    pass,
+    low: unionAll(low, universe),
     lowLevel: NAME_LEVEL,
-    promoted: exactNameIds(words, index),
+    promoted,
     upTo: LEGAL_NAME_LEVEL,
     end: top,
-    watch: () => checkWatch(ctx),
+    watch,
   });
   if (page.total < TYPO_TOKENS_THRESHOLD) return null;
   // No hints: one tier, each level's key from a table, as `applyHints` gives them.
