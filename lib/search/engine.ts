@@ -638,10 +638,13 @@ function finishWords(
       continue;
     }
     // Many candidates and a word too common to keep cheaply (`be` of `jennifer be`): its member
-    // bits (kept) leave the candidates it holds. When those are still many — the word is common
-    // among them too: `therapy` of `physical therapy` — and it recurs, they are looked up in its
-    // union, built once and kept, rather than its parts read through again at every search.
-    const bits = set.ids.length >= MEMBER_BITS_MIN_CANDIDATES ? memberBitsOf(word, ctx) : null;
+    // bits — kept, made once it recurs (or at once for a word of fewer ids: they cost little) —
+    // leave the candidates it holds. When those are still many — the word is common among them
+    // too: `therapy` of `physical therapy` — and it recurs, they are looked up in its union, built
+    // once and kept, rather than its parts read through again at every search.
+    const bits = set.ids.length >= MEMBER_BITS_MIN_CANDIDATES
+      ? memberBitsOf(word, seen || word.size * DENSE_FRACTION < universe, ctx)
+      : null;
     if (bits) set = keepInBits(set, bits);
     set = seen && set.ids.length >= UNION_MIN_CANDIDATES
       ? intersectWordSet(set, wordUnion(word, ctx, true))
@@ -665,16 +668,18 @@ const MEMBER_BITS_MIN_CANDIDATES = 16_384;
  */
 const UNION_MIN_CANDIDATES = 65_536;
 
-/** A common word's member bits: kept, or made now and kept. */
-function memberBitsOf(word: PlannedWord, ctx: EngineContext): Uint32Array | null {
+/**
+ * A common word's member bits: kept, or made and kept when `make` (the word
+ * recurs, or is cheap to make them for); else null.
+ */
+function memberBitsOf(word: PlannedWord, make: boolean, ctx: EngineContext): Uint32Array | null {
   const cache = ctx.memberBits;
   if (!cache) return null;
-  let bits = cache.get(word.key);
-  if (!bits) {
-    const parts = word.codes ? [...word.parts, ...word.codes.parts()] : word.parts;
-    bits = memberBits(parts, ctx.index.size + 1);
-    cache.set(word.key, bits);
-  }
+  const kept = cache.get(word.key);
+  if (kept || !make) return kept ?? null;
+  const parts = word.codes ? [...word.parts, ...word.codes.parts()] : word.parts;
+  const bits = memberBits(parts, ctx.index.size + 1);
+  cache.set(word.key, bits);
   return bits;
 }
 
