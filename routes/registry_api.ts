@@ -81,6 +81,9 @@ export function registryApiRoutes(
         cursorScope: { query: "registry", release: dataset.release().id },
         startedAt: clock(),
         format: "registry",
+        // Its pages of up to 200 records are read on the search worker: decoding and writing
+        // them here is then what the serving thread does.
+        recordsWithPage: true,
       };
       const finish = (text: string) => {
         const [total, body] = splitRegistryBody(text);

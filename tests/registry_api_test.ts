@@ -13,6 +13,9 @@ import {
   extraD,
 } from "./_registry_examples.ts";
 import { loadConfig } from "../lib/config.ts";
+import { SearchPool } from "../lib/search/pool.ts";
+import { RECORDS_WITH_PAGE } from "../lib/search/response.ts";
+import { renderBody } from "../lib/service/render.ts";
 
 type Json = Record<string, unknown>;
 interface Results {
@@ -24,7 +27,8 @@ interface Errors {
 }
 
 const dir = await Deno.makeTempDir();
-const store = openSearchableStore(await registryFixtureDatabase(dir));
+const path = await registryFixtureDatabase(dir);
+const store = openSearchableStore(path);
 const app: TestApp = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
 const nameOf = Object.fromEntries(Object.entries(REG).map(([k, v]) => [v, k]));
 
@@ -641,6 +645,62 @@ Deno.test("[registry] record checks over too many candidates are refused with an
   } finally {
     small.close();
   }
+});
+
+Deno.test("[registry] pages of many records, read on the search worker: the same answers", async () => {
+  const pooled = openSearchableStore(path, { lazyIndex: true });
+  /** Per page rendered here: how many stored records came with it (null: none). */
+  const handed: (number | null)[] = [];
+  const pool = await SearchPool.start({
+    path,
+    workers: 1,
+    queue: 8,
+    render: (job, page) => {
+      handed.push(page.records?.length ?? null);
+      return renderBody(pooled, job, page);
+    },
+  });
+  const dataset = new Dataset();
+  dataset.ready(pooled, pool);
+  const viaPool = testApp({ deps: { dataset } });
+  try {
+    for (
+      const [query, count, withRecords] of [
+        ["last_name=looper&limit=200", 200, true],
+        ["last_name=looper&limit=200&skip=1000", 200, true],
+        [`last_name=looper&limit=${RECORDS_WITH_PAGE}&skip=50`, RECORDS_WITH_PAGE, true],
+        [`last_name=looper&limit=${RECORDS_WITH_PAGE - 1}`, RECORDS_WITH_PAGE - 1, false],
+        ["last_name=looper&limit=10", 10, false],
+        ["city=denver&limit=200", 6, false],
+      ] as const
+    ) {
+      handed.length = 0;
+      const url = `/api/?version=2.1&${query}`;
+      const [pooledAnswer, here] = [await viaPool.request(url), await app.request(url)];
+      const body = await pooledAnswer.text();
+      assertEquals(body, await here.text(), query);
+      assertEquals(
+        pooledAnswer.headers.get("x-total-count"),
+        here.headers.get("x-total-count"),
+        query,
+      );
+      assertEquals((JSON.parse(body) as Results).result_count, count, query);
+      assertEquals(handed, [withRecords ? count : null], query);
+    }
+  } finally {
+    await dataset.close();
+  }
+});
+
+Deno.test("[registry] stored records handed over as JSON decode to the records read here", () => {
+  const ids = Array.from({ length: LOOPERS + Object.keys(REG).length }, (_, i) => i + 1);
+  const stored = store.storedRecords(ids);
+  assert(stored.some((row) => row.sides !== 0), "the fixture has records with rows of other files");
+  // As the mailbox carries them from the worker: through JSON text.
+  const handed = JSON.parse(JSON.stringify(stored)) as typeof stored;
+  assertEquals(store.getProvidersById(ids, handed), store.getProvidersById(ids));
+  // What is decoded is what was handed, not read again.
+  assertEquals(store.getProvidersById(ids, handed.slice(0, 3)).map((p) => p.id), [1, 2, 3]);
 });
 
 Deno.test({

@@ -371,7 +371,7 @@ export function taxonomyDescriber(store: ProviderStore): DescribeTaxonomy {
 export function renderRegistryBody(store: ProviderStore, page: SearchPage): string {
   if (page.uncheckedCandidates !== undefined) return `-1\n${tooBroad(page.uncheckedCandidates)}`;
   const describe = taxonomyDescriber(store);
-  const providers = store.getProvidersById(page.hits.map((h) => h.id));
+  const providers = store.getProvidersById(page.hits.map((h) => h.id), page.records);
   const results = providers.map(({ provider }) => registryResult(provider, describe));
   return `${page.total}\n${JSON.stringify({ result_count: results.length, results })}`;
 }

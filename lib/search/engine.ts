@@ -80,6 +80,7 @@ import { nearestPage } from "./nearest.ts";
 import { type LazyPoints, pointsNearest } from "./points.ts";
 import { browseUpdated, countUpdated } from "./updated_browse.ts";
 import type { SearchIndex } from "../index/reader.ts";
+import type { StoredRecordRow } from "../store/record_batch.ts";
 import { checkWatch, type Watch } from "../deadline.ts";
 import { cellsIn, FIELD, FLAG } from "../index/fields.ts";
 import { placeCandidates } from "./places.ts";
@@ -122,6 +123,12 @@ export interface SearchPage {
    * then empty.
    */
   uncheckedCandidates?: number;
+  /**
+   * The hits' stored records, in hit order, when a search worker read them
+   * with the page (`SearchJob.recordsWithPage`); the renderer decodes them
+   * instead of reading them.
+   */
+  records?: StoredRecordRow[];
 }
 
 /**

@@ -29,7 +29,25 @@ export interface SearchJob {
    * chooses; `lib/registry_api/render.ts` writes it).
    */
   format?: "search" | "registry";
+  /**
+   * Read the hits' stored records on the search worker, with the page, when
+   * there are {@linkcode RECORDS_WITH_PAGE} or more (`SearchPage.records`):
+   * the serving thread, which renders the page, then decodes and writes
+   * them without reading them, and a large page's cost is shared by the two
+   * threads. For renderers that decode every record (the NPI Registry
+   * API's pages of up to 200), not for this API's, whose record texts are
+   * cached.
+   */
+  recordsWithPage?: boolean;
 }
+
+/**
+ * Hits from which a page's records are read on the search worker (see
+ * {@linkcode SearchJob.recordsWithPage}): reading a page of ten costs the
+ * worker, which limits the throughput of mixed traffic, what it saves the
+ * serving thread.
+ */
+export const RECORDS_WITH_PAGE = 50;
 
 /**
  * Runs `job` on `store` and returns the JSON text of the response: `total`,

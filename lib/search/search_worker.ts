@@ -16,7 +16,7 @@
  * @module
  */
 import { openSearchableStore, type SearchableSqliteStore } from "./searcher.ts";
-import { searchResponseBody } from "./response.ts";
+import { RECORDS_WITH_PAGE, searchResponseBody } from "./response.ts";
 import { clock, DeadlineError } from "../deadline.ts";
 import { textChunk } from "../http/gzip_chunks.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
@@ -169,6 +169,9 @@ scope.onmessage = (event) => {
           answer({ type: "failed", id, message: "A search message without a search", startedAt });
         } else if (pages || message.page) {
           const page = store.search(job.query, watch);
+          if (!message.page && job.recordsWithPage && page.hits.length >= RECORDS_WITH_PAGE) {
+            page.records = store.storedRecords(page.hits.map((h) => h.id));
+          }
           answer({ type: "page", id, page, ...timing() });
         } else {
           const body = searchResponseBody(store, job, watch);

@@ -12,7 +12,7 @@ import { SCHEMA_VERSION } from "./schema.ts";
 import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
 import { ByteLru, type CacheCounters } from "../lru.ts";
 import { type ColumnBytes, SearchIndex } from "../index/reader.ts";
-import { recordBatchReader } from "./record_batch.ts";
+import { recordBatchReader, type StoredRecordRow } from "./record_batch.ts";
 import { RecordText, type StoredRecord } from "./record_text.ts";
 import {
   MMAP_BYTES,
@@ -37,6 +37,12 @@ export interface SqliteStore extends ProviderStore {
   readonly parts: PartNames;
   /** Description of a taxonomy code. */
   describe(code: string): string | null;
+  /**
+   * The stored records of providers by internal id, in the order given
+   * (unknown ids are skipped), undecoded: what
+   * {@linkcode ProviderStore.getProvidersById} decodes when handed them.
+   */
+  storedRecords(ids: readonly number[]): StoredRecordRow[];
   /** The search index (loaded on first use when opened with `lazyIndex`). */
   readonly index: SearchIndex;
   /**
@@ -292,7 +298,8 @@ export function openSqliteStore(
       if (!/^\d{10}$/.test(npi)) return null;
       return records.byNpi(Number(npi));
     },
-    getProvidersById(ids) {
+    getProvidersById(ids, stored) {
+      if (stored) return stored.map((row) => ({ id: row.id, provider: providerOf(row, describe) }));
       // One record by its own statement; more in one batch (a statement step per batch, not each).
       if (ids.length === 1) {
         const provider = records.byId(ids[0]!);
@@ -300,6 +307,7 @@ export function openSqliteStore(
       }
       return readBatch(ids).map((row) => ({ id: row.id, provider: providerOf(row, describe) }));
     },
+    storedRecords: (ids) => readBatch(ids),
     providerJsonById(ids) {
       // Records not cached are read in one batch and written as text without the record object.
       const texts = ids.map((id) => jsonCache.get(id));

@@ -9,6 +9,7 @@
 import type { Provider } from "../provider.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 import type { FileRecord } from "./builder.ts";
+import type { StoredRecordRow } from "./record_batch.ts";
 
 /** What `GET /v1/dataset` reports. */
 export interface DatasetInfo {
@@ -29,8 +30,15 @@ export interface DatasetInfo {
 export interface ProviderStore {
   /** The provider with this NPI (active or deactivated), or `null`. */
   getProvider(npi: string): Provider | null;
-  /** Providers by internal id, in the order given; unknown ids are skipped. */
-  getProvidersById(ids: readonly number[]): { id: number; provider: Provider }[];
+  /**
+   * Providers by internal id, in the order given; unknown ids are skipped.
+   * `stored`: their stored records, read already (by a search worker, with
+   * the page: see `SearchPage.records`), decoded instead of read again.
+   */
+  getProvidersById(
+    ids: readonly number[],
+    stored?: readonly StoredRecordRow[],
+  ): { id: number; provider: Provider }[];
   /**
    * The JSON text of providers by internal id, in the order given (unknown
    * ids are skipped): what the routes send, cached across requests.
