@@ -171,8 +171,10 @@ scope.onmessage = (event) => {
           const page = store.search(job.query, watch);
           if (!message.page && job.recordsWithPage && page.hits.length >= RECORDS_WITH_PAGE) {
             page.records = store.storedRecords(page.hits.map((h) => h.id));
-          }
-          answer({ type: "page", id, page, ...timing() });
+            // By message: the mailbox's JSON would escape the record texts and read them back,
+            // twice the cost of a structured clone (0.7 against 0.3 ms for 200 records).
+            scope.postMessage({ type: "page", id, page, ...timing() });
+          } else answer({ type: "page", id, page, ...timing() });
         } else {
           const body = searchResponseBody(store, job, watch);
           answer({ type: "result", id, body, ...timing() });
