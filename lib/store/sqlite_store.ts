@@ -299,15 +299,17 @@ export function openSqliteStore(
       return records.byNpi(Number(npi));
     },
     getProvidersById(ids, stored) {
-      if (stored) return stored.map((row) => ({ id: row.id, provider: providerOf(row, describe) }));
       // One record by its own statement; more in one batch (a statement step per batch, not each).
-      if (ids.length === 1) {
+      if (!stored && ids.length === 1) {
         const provider = records.byId(ids[0]!);
         return provider ? [{ id: ids[0]!, provider }] : [];
       }
-      return readBatch(ids).map((row) => ({ id: row.id, provider: providerOf(row, describe) }));
+      return (stored ?? readBatch(ids)).map((row) => ({
+        id: row.id,
+        provider: providerOf(row, describe),
+      }));
     },
-    storedRecords: (ids) => readBatch(ids),
+    storedRecords: readBatch,
     providerJsonById(ids) {
       // Records not cached are read in one batch and written as text without the record object.
       const texts = ids.map((id) => jsonCache.get(id));
