@@ -33,7 +33,7 @@
  * @module
  */
 import { parseArgs } from "@std/cli/parse-args";
-import { freePort } from "../scripts/processes.ts";
+import { freePort, SERVE_PERMISSIONS, SERVE_V8_FLAGS } from "../scripts/processes.ts";
 import { ensureWrk, runLoad } from "./load.ts";
 
 const USAGE = `Usage: deno run -A bench/overload.ts [--db FILE] [--connections N] [--seconds S]
@@ -194,15 +194,7 @@ async function runOnce(o: RunOptions) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net",
-      "--allow-env",
-      "--allow-read",
-      "--allow-write",
-      "--allow-sys",
-      "main.ts",
-    ],
+    args: ["run", ...SERVE_PERMISSIONS, SERVE_V8_FLAGS, "main.ts"],
     cwd: new URL("..", import.meta.url).pathname,
     env: {
       PORT: String(port),

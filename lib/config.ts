@@ -61,6 +61,11 @@ export interface Config {
   matchMaxBytes: number;
   /** `STREAM_TIMEOUT_MS`: longest a streamed answer (export, match) may run. */
   streamTimeoutMs: number;
+  /**
+   * `IDLE_RELEASE_MS`: how long the server (each thread on its own) sits
+   * without a request or search before it gives freed memory back; 0 = never.
+   */
+  idleReleaseMs: number;
 }
 
 /** Documentation of every variable, for the README and start-up errors. */
@@ -128,6 +133,11 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     name: "STREAM_TIMEOUT_MS",
     default: "600000 (10 min)",
     meaning: "time limit of a streamed answer (export, match)",
+  },
+  {
+    name: "IDLE_RELEASE_MS",
+    default: "1000",
+    meaning: "idle time after which freed memory goes back to the system; 0 = never",
   },
 ];
 
@@ -227,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     matchMaxRows: integerVar(env, "MATCH_MAX_ROWS", 10_000, 1, 1_000_000, problems),
     matchMaxBytes: integerVar(env, "MATCH_MAX_BYTES", 10 * 1024 * 1024, 1024, 2 ** 31, problems),
     streamTimeoutMs: integerVar(env, "STREAM_TIMEOUT_MS", 600_000, 1000, 86_400_000, problems),
+    idleReleaseMs: integerVar(env, "IDLE_RELEASE_MS", 1000, 0, 3_600_000, problems),
   };
   if (config.releasePollSeconds > 0 && !releaseUrl) {
     problems.push("PROVIDERS_DB_POLL_SECONDS needs PROVIDERS_DB_URL (where to look for releases)");

@@ -1,5 +1,6 @@
 /**
- * Letting go of large arrays between the phases of a long job (an import).
+ * Letting go of memory: large arrays between the phases of a long job (an
+ * import), and what a server freed once it sits idle.
  *
  * V8 frees the memory of a typed array only when a collection finds it
  * unreachable, and a thread whose JavaScript heap stays small collects
@@ -27,4 +28,149 @@ export function releaseMemory(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   gc?.();
+}
+
+/**
+ * Where glibc's C library sits on the Linux layouts the service runs on
+ * (Debian and Ubuntu, either architecture; Fedora and the like). The start
+ * commands allow FFI for exactly these paths, nothing else.
+ */
+export const LIBC_PATHS: readonly string[] = [
+  "/lib/x86_64-linux-gnu/libc.so.6",
+  "/lib/aarch64-linux-gnu/libc.so.6",
+  "/lib64/libc.so.6",
+];
+
+/** glibc's `malloc_trim`, once found on this thread; `null` when it cannot be had. */
+let mallocTrim: (() => void) | null | undefined;
+
+function findMallocTrim(): (() => void) | null {
+  if (Deno.build.os !== "linux" || typeof Deno.dlopen !== "function") return null;
+  for (const path of LIBC_PATHS) {
+    try {
+      // Asked, never prompted: without the permission the search for it stops quietly.
+      if (Deno.permissions.querySync({ name: "ffi", path }).state !== "granted") continue;
+      const libc = Deno.dlopen(path, { malloc_trim: { parameters: ["usize"], result: "i32" } });
+      return () => void libc.symbols.malloc_trim(0n);
+    } catch {
+      // Not there, or not glibc (musl has no malloc_trim): try the next.
+    }
+  }
+  return null;
+}
+
+/**
+ * Gives back to the system the memory glibc's allocator keeps after it was
+ * freed (`malloc_trim(0)`, every arena): hundreds of megabytes after a burst
+ * of searches, which glibc would otherwise hold for the next. Needs Linux
+ * with glibc and FFI allowed for one of {@linkcode LIBC_PATHS}; elsewhere
+ * (Deno Deploy, musl, macOS, no permission) does nothing and returns false.
+ * Takes some milliseconds: call it when the thread is idle.
+ *
+ * @example
+ * ```ts
+ * releaseMemory();
+ * trimMallocHeap(); // true where glibc and the permission are there
+ * ```
+ */
+export function trimMallocHeap(): boolean {
+  if (mallocTrim === undefined) mallocTrim = findMallocTrim();
+  mallocTrim?.();
+  return mallocTrim !== null;
+}
+
+/**
+ * What {@linkcode IdleRelease} does by default: a last-resort collection
+ * (V8 collects until nothing more is freed and shrinks the heap to what is
+ * live; a plain full collection keeps the young generation's space), then
+ * glibc's trim. Measured on an idle server after a national-scale run: the
+ * serving thread's heap 316 → 66 MB, the search worker's 48 → 29 MB, and
+ * 250–300 MB trimmed; 100–350 ms of collection and 15–70 ms of trim.
+ */
+export function releaseIdleMemory(): void {
+  const gc = (globalThis as { gc?: (options?: object) => void }).gc;
+  gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
+  trimMallocHeap();
+}
+
+/** How an {@linkcode IdleRelease} behaves. */
+export interface IdleReleaseOptions {
+  /**
+   * Activity marks since the last release needed for the next (default
+   * {@linkcode RELEASE_MIN_ACTIVITY}): a server asked a question now and then
+   * has little to give back, and should not pause for it after each.
+   */
+  minActivity?: number;
+  /** What a release does (default {@linkcode releaseIdleMemory}). */
+  release?: () => void;
+}
+
+/** Requests or searches between two idle releases, at least (see {@linkcode IdleReleaseOptions}). */
+export const RELEASE_MIN_ACTIVITY = 200;
+
+/**
+ * Gives memory back once a thread has been idle for a while: every
+ * {@linkcode IdleRelease.touch} marks activity (a request, a search), and
+ * when `delayMs` pass without one after enough activity, the release runs
+ * once (by default {@linkcode releaseIdleMemory}), and not again until there
+ * has been as much activity again. Under load a touch costs a clock read;
+ * the timer never keeps the process alive. A `delayMs` of 0 turns it off.
+ *
+ * This is the allocator's work done when nobody waits for it, as jemalloc's
+ * decay and tcmalloc's background release do: the garbage of a burst of
+ * searches, and what glibc keeps of it once freed, leave the process instead
+ * of staying with it until the next burst. A request that comes while a
+ * release runs waits for it (a few hundred milliseconds at most).
+ *
+ * @example
+ * ```ts
+ * const idle = new IdleRelease(1000);
+ * idle.touch(); // on each request; a second after the last of a burst, memory goes back
+ * idle.stop(); // on shutdown
+ * ```
+ */
+export class IdleRelease {
+  readonly #delayMs: number;
+  readonly #minActivity: number;
+  readonly #release: () => void;
+  #last = 0;
+  #activity = 0;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+
+  /** Releases once `delayMs` pass without a {@linkcode IdleRelease.touch}, after enough of them. */
+  constructor(delayMs: number, options: IdleReleaseOptions = {}) {
+    this.#delayMs = delayMs;
+    this.#minActivity = Math.max(1, options.minActivity ?? RELEASE_MIN_ACTIVITY);
+    this.#release = options.release ?? releaseIdleMemory;
+  }
+
+  /** Marks activity now; a release due comes `delayMs` after the last mark. */
+  touch(): void {
+    if (this.#delayMs <= 0) return;
+    this.#last = performance.now();
+    if (++this.#activity >= this.#minActivity && this.#timer === null) this.#arm(this.#delayMs);
+  }
+
+  /** Cancels a pending release (on shutdown). */
+  stop(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #arm(ms: number): void {
+    const timer = setTimeout(() => this.#due(), ms);
+    Deno.unrefTimer(timer);
+    this.#timer = timer;
+  }
+
+  #due(): void {
+    this.#timer = null;
+    const quiet = performance.now() - this.#last;
+    if (quiet < this.#delayMs) {
+      this.#arm(this.#delayMs - quiet);
+      return;
+    }
+    this.#activity = 0;
+    this.#release();
+  }
 }

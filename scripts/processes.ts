@@ -6,6 +6,8 @@
  * @module
  */
 
+import { LIBC_PATHS } from "../lib/memory.ts";
+
 /** The repository root (with a trailing slash). */
 export const ROOT: string = new URL("..", import.meta.url).pathname;
 
@@ -16,7 +18,14 @@ export const SERVE_PERMISSIONS: readonly string[] = [
   "--allow-read",
   "--allow-write",
   "--allow-sys",
+  `--allow-ffi=${LIBC_PATHS.join(",")}`,
 ];
+
+/**
+ * The V8 flags of `deno task start`: collections on demand, which the idle
+ * server asks for before it gives memory back (`IdleRelease`).
+ */
+export const SERVE_V8_FLAGS = "--v8-flags=--expose-gc";
 
 /** A port nobody listens on right now, on the loopback interface. */
 export function freePort(): number {
@@ -41,7 +50,7 @@ export function serverCommand(
   options: { script?: string; stdout?: Output; stderr?: Output } = {},
 ): Deno.Command {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", ...SERVE_PERMISSIONS, options.script ?? `${ROOT}main.ts`],
+    args: ["run", ...SERVE_PERMISSIONS, SERVE_V8_FLAGS, options.script ?? `${ROOT}main.ts`],
     cwd: ROOT,
     env: { HOST: "127.0.0.1", ...SERVE_ENV, ...env },
     stdout: options.stdout ?? "null",

@@ -42,9 +42,9 @@ async function yamlFile(path: string): Promise<Json> {
 }
 
 /** `deno task start`'s permission flags, from deno.json. */
-async function startFlags(): Promise<string[]> {
+async function startFlags(prefix = "--allow-"): Promise<string[]> {
   const tasks = JSON.parse(await read("deno.json")).tasks as Record<string, string>;
-  return tasks.start!.split(/\s+/).filter((word) => word.startsWith("--allow-"));
+  return tasks.start!.split(/\s+/).filter((word) => word.startsWith(prefix));
 }
 
 /** A permission flag split into its kind and scope (`null`: everything). */
@@ -332,4 +332,8 @@ Deno.test("[deploy] the Dockerfile lints clean and runs what deno task start run
       for (const s of granted.scope) assert(wanted.scope.has(s), `${granted.kind}=${s}`);
     }
   }
+  // ...and its V8 flags (collections on demand, which the idle server uses to give memory back).
+  const v8 = await startFlags("--v8-flags=");
+  assertEquals(v8, ["--v8-flags=--expose-gc"]);
+  assertEquals(command.filter((a) => a.startsWith("--v8-flags=")), v8);
 });

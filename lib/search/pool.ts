@@ -71,6 +71,8 @@ export type ToWorker =
     delayMs: number;
     /** Whether that delay stops when the pool gives up on the search (default true). */
     delayStops?: boolean;
+    /** Idle time after which the worker gives freed memory back (0 or absent: never). */
+    idleReleaseMs?: number;
     /** Answer pages (the serving thread renders them) instead of bodies. */
     pages: boolean;
     /** Index columns another worker of the pool already read into shared memory. */
@@ -182,6 +184,11 @@ export interface SearchPoolOptions {
    * that does not stop, which is terminated after `stopGraceMs`.
    */
   workerDelayStops?: boolean;
+  /**
+   * How long each worker sits without a search before it gives freed memory
+   * back (`IdleRelease` in `memory.ts`); 0 or absent: never.
+   */
+  idleReleaseMs?: number;
   /**
    * How long a worker told to stop a search may take before it is
    * terminated and replaced, ms. Default {@linkcode STOP_GRACE_MS}.
@@ -702,6 +709,7 @@ export class SearchPool {
           },
           delayMs: this.#options.workerDelayMs ?? 0,
           delayStops: this.#options.workerDelayStops ?? true,
+          idleReleaseMs: this.#options.idleReleaseMs ?? 0,
           pages: this.#options.render !== undefined,
           columns: this.#columns,
           warmColumns: this.#slots.indexOf(slot) === 0,

@@ -22,6 +22,7 @@ import { textChunk } from "../http/gzip_chunks.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
 import type { ColumnBytes } from "../index/reader.ts";
 import { ResultMailbox } from "./result_mailbox.ts";
+import { IdleRelease } from "../memory.ts";
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
@@ -49,6 +50,8 @@ let delayStops = true;
 let waitingForColumns = false;
 let pages = false;
 let sharing = false;
+/** Gives this worker's freed memory back once searches stop coming (see `ToWorker` `open`). */
+let idle: IdleRelease | null = null;
 
 /**
  * Blocks this worker's thread, as a heavy query would (the pool's
@@ -134,6 +137,7 @@ scope.onmessage = (event) => {
         }
         delayMs = message.delayMs;
         delayStops = message.delayStops ?? true;
+        idle = new IdleRelease(message.idleReleaseMs ?? 0);
         pages = message.pages;
         mailbox = message.mailbox ? new ResultMailbox(message.mailbox) : null;
         cancel = message.cancel ? new Int32Array(message.cancel) : null;
@@ -148,6 +152,7 @@ scope.onmessage = (event) => {
     case "search": {
       const { id, job, deadline } = message;
       const startedAt = clock();
+      idle?.touch();
       if (!store) {
         answer({ type: "failed", id, message: "The search worker has no database", startedAt });
         return;
@@ -207,6 +212,7 @@ scope.onmessage = (event) => {
       }
       return;
     case "close":
+      idle?.stop();
       store?.close();
       store = null;
       scope.close();

@@ -8,6 +8,7 @@
 import type { App } from "./app.ts";
 import type { Config } from "../config.ts";
 import { flushLogs, type Logger } from "../log.ts";
+import { IdleRelease } from "../memory.ts";
 
 /** What {@linkcode serve} needs. */
 export interface ServeOptions {
@@ -21,11 +22,16 @@ export interface ServeOptions {
 /** Serves until a shutdown signal; resolves after the server has drained. */
 export async function serve(options: ServeOptions): Promise<void> {
   const { app, config, log } = options;
+  // Memory this thread freed goes back to the system once requests stop coming for a while.
+  const idle = new IdleRelease(config.idleReleaseMs);
   const server = Deno.serve({
     port: config.port,
     hostname: config.host,
     onListen: ({ hostname, port }) => log.info("listening", { hostname, port }),
-  }, app.handler);
+  }, (request, info) => {
+    idle.touch();
+    return app.handler(request, info);
+  });
 
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGTERM", "SIGINT"];
   let stopping = false;
@@ -44,6 +50,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     }
   }
   await server.finished;
+  idle.stop();
   for (const { signal, listener } of listeners) {
     try {
       Deno.removeSignalListener(signal, listener);

@@ -78,6 +78,7 @@ export async function openServing(
       workers: config.searchWorkers,
       queue: config.searchQueue,
       maxWaitMs: config.searchMaxWaitMs,
+      idleReleaseMs: config.idleReleaseMs,
       observer,
       log,
       render: (job, page) => renderBody(store, job, page),

@@ -1,0 +1,128 @@
+/**
+ * Giving memory back when idle: the release's timing (after a quiet spell,
+ * once, only after enough activity, never while disabled or stopped), and
+ * glibc's trim through FFI where the start commands allow it.
+ */
+import { assert, assertEquals } from "@std/assert";
+import { IdleRelease, LIBC_PATHS, trimMallocHeap } from "../lib/memory.ts";
+import { ROOT, SERVE_PERMISSIONS } from "../scripts/processes.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+Deno.test("IdleRelease", async (t) => {
+  await t.step("releases once after a quiet spell, not again without new activity", async () => {
+    let released = 0;
+    const idle = new IdleRelease(30, { minActivity: 1, release: () => released++ });
+    idle.touch();
+    assertEquals(released, 0);
+    await sleep(80);
+    assertEquals(released, 1);
+    await sleep(80);
+    assertEquals(released, 1, "nothing happened since: no second release");
+    idle.touch();
+    await sleep(80);
+    assertEquals(released, 2);
+    idle.stop();
+  });
+
+  await t.step("activity postpones the release until it stops", async () => {
+    let released = 0;
+    const idle = new IdleRelease(60, { minActivity: 1, release: () => released++ });
+    for (let i = 0; i < 6; i++) {
+      idle.touch();
+      await sleep(20);
+    }
+    assertEquals(released, 0, "touched every 20 ms: never 60 ms quiet");
+    await sleep(120);
+    assertEquals(released, 1);
+    idle.stop();
+  });
+
+  await t.step("waits for enough activity", async () => {
+    let released = 0;
+    const idle = new IdleRelease(20, { minActivity: 3, release: () => released++ });
+    idle.touch();
+    idle.touch();
+    await sleep(60);
+    assertEquals(released, 0, "two of three");
+    idle.touch();
+    await sleep(60);
+    assertEquals(released, 1);
+    idle.touch();
+    await sleep(60);
+    assertEquals(released, 1, "the count starts over after a release");
+    idle.stop();
+  });
+
+  await t.step("a delay of 0 never releases; stop cancels a pending release", async () => {
+    let released = 0;
+    const off = new IdleRelease(0, { minActivity: 1, release: () => released++ });
+    off.touch();
+    const stopped = new IdleRelease(20, { minActivity: 1, release: () => released++ });
+    stopped.touch();
+    stopped.stop();
+    await sleep(60);
+    assertEquals(released, 0);
+  });
+
+  await t.step(
+    "the default release trims exactly where FFI is allowed for the C library",
+    async () => {
+      const allowed = Deno.build.os === "linux" && LIBC_PATHS.some((path) => {
+        try {
+          return Deno.statSync(path).isFile &&
+            Deno.permissions.querySync({ name: "ffi", path }).state === "granted";
+        } catch {
+          return false;
+        }
+      });
+      const idle = new IdleRelease(1, { minActivity: 1 });
+      idle.touch();
+      await sleep(30);
+      idle.stop();
+      // `deno task test` does not allow FFI: nothing is opened there, and nobody is prompted.
+      assertEquals(trimMallocHeap(), allowed);
+    },
+  );
+});
+
+Deno.test("trimMallocHeap calls glibc's malloc_trim with the start commands' permissions", async () => {
+  const libc = LIBC_PATHS.find((path) => {
+    try {
+      return Deno.statSync(path).isFile;
+    } catch {
+      return false;
+    }
+  });
+  const script = await Deno.makeTempFile({ suffix: ".ts" });
+  await Deno.writeTextFile(
+    script,
+    `import { trimMallocHeap } from "${new URL("lib/memory.ts", `file://${ROOT}`).href}";
+let scraps = [];
+for (let i = 0; i < 20000; i++) scraps.push(new Uint8Array(1000 + (i % 7) * 100));
+scraps = null;
+console.log(JSON.stringify([trimMallocHeap(), trimMallocHeap()]));`,
+  );
+  const run = (flags: string[]) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", ...flags, script],
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const ffi = SERVE_PERMISSIONS.find((flag) => flag.startsWith("--allow-ffi=")) ?? "";
+  assert(ffi !== "", "deno task start's permissions allow FFI for the C library");
+  assertEquals(ffi.slice("--allow-ffi=".length).split(","), [...LIBC_PATHS]);
+
+  const granted = await run(["--allow-read", ffi]);
+  const out = new TextDecoder().decode(granted.stdout).trim();
+  assert(granted.success, new TextDecoder().decode(granted.stderr));
+  const glibc = Deno.build.os === "linux" && libc !== undefined;
+  assertEquals(JSON.parse(out), [glibc, glibc], `on this machine (C library: ${libc ?? "none"})`);
+
+  // Without the permission: false, and no prompt or error.
+  const denied = await run(["--allow-read"]);
+  assert(denied.success, new TextDecoder().decode(denied.stderr));
+  assertEquals(JSON.parse(new TextDecoder().decode(denied.stdout).trim()), [false, false]);
+  await Deno.remove(script);
+});
