@@ -42,7 +42,7 @@ export interface SearchableSqliteStore extends SqliteStore, Searcher {
 export interface SearcherOptions {
   /** Bytes of finished result sets. Default 32 MB. */
   resultCacheBytes?: number;
-  /** Bytes of common words' unions. Default 336 MB. */
+  /** Bytes of common words' unions. Default 448 MB. */
   wordSetCacheBytes?: number;
   /** Bytes of recurring common words' member bits (1.2 MB each at 9.7 million). Default 32 MB. */
   memberBitsCacheBytes?: number;
@@ -80,7 +80,7 @@ export function withSearch(
       typos: new TypoFinder(store.db),
       specialties: specialtyVocabulary(index.codes, store.describe),
       cache: new ResultCache(options.resultCacheBytes ?? 32 * 1024 * 1024),
-      wordSets: new WordSetCache(options.wordSetCacheBytes ?? 336 * 1024 * 1024, {
+      wordSets: new WordSetCache(options.wordSetCacheBytes ?? 448 * 1024 * 1024, {
         share: options.shareWordSets,
       }),
       filterLists: new FilterCache(options.filterCacheBytes ?? 48 * 1024 * 1024),
