@@ -136,7 +136,7 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
   },
   {
     name: "IDLE_RELEASE_MS",
-    default: "1000",
+    default: "5000",
     meaning: "idle time after which freed memory goes back to the system; 0 = never",
   },
 ];
@@ -237,7 +237,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     matchMaxRows: integerVar(env, "MATCH_MAX_ROWS", 10_000, 1, 1_000_000, problems),
     matchMaxBytes: integerVar(env, "MATCH_MAX_BYTES", 10 * 1024 * 1024, 1024, 2 ** 31, problems),
     streamTimeoutMs: integerVar(env, "STREAM_TIMEOUT_MS", 600_000, 1000, 86_400_000, problems),
-    idleReleaseMs: integerVar(env, "IDLE_RELEASE_MS", 1000, 0, 3_600_000, problems),
+    idleReleaseMs: integerVar(env, "IDLE_RELEASE_MS", 5000, 0, 3_600_000, problems),
   };
   if (config.releasePollSeconds > 0 && !releaseUrl) {
     problems.push("PROVIDERS_DB_POLL_SECONDS needs PROVIDERS_DB_URL (where to look for releases)");
