@@ -110,9 +110,16 @@ console.log(JSON.stringify([trimMallocHeap(), trimMallocHeap()]));`,
       stdout: "piped",
       stderr: "piped",
     }).output();
-  const ffi = SERVE_PERMISSIONS.find((flag) => flag.startsWith("--allow-ffi=")) ?? "";
-  assert(ffi !== "", "deno task start's permissions allow FFI for the C library");
+  // The start task (and so the Docker image, held to it in deploy_files_test.ts) allows FFI for
+  // exactly the paths the code looks in, and the test servers get the same flag.
+  const tasks = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks as Record<
+    string,
+    string
+  >;
+  const ffi = tasks.start!.split(/\s+/).find((flag) => flag.startsWith("--allow-ffi=")) ?? "";
+  assert(ffi !== "", "deno task start allows FFI for the C library");
   assertEquals(ffi.slice("--allow-ffi=".length).split(","), [...LIBC_PATHS]);
+  assert(SERVE_PERMISSIONS.includes(ffi), "the test and benchmark servers run with it too");
 
   const granted = await run(["--allow-read", ffi]);
   const out = new TextDecoder().decode(granted.stdout).trim();
