@@ -1,6 +1,13 @@
 /** Set operations on posting lists, checked against plain arrays. */
 import { assertEquals, assertThrows } from "@std/assert";
-import { bitsOf, sortUnique, sortUniqueBelow, subtract, unionAll } from "../lib/index/sorted.ts";
+import {
+  bitsOf,
+  intersectUnion,
+  sortUnique,
+  sortUniqueBelow,
+  subtract,
+  unionAll,
+} from "../lib/index/sorted.ts";
 
 /** A deterministic list of `count` ids below `universe`, with repeats. */
 function ids(count: number, universe: number, seed: number): Uint32Array {
@@ -42,6 +49,34 @@ Deno.test("[sorted] sortUniqueBelow rejects an id outside the universe and stays
     0,
     1,
     2,
+  ]);
+});
+
+Deno.test("[sorted] intersectUnion equals the intersection with the union, and leaves the bitmap clear", () => {
+  const universe = 300_000;
+  const cases: [number, number, number][] = [
+    [50, 90, 2000],
+    [4000, 12, 30_000],
+    [1, 3, 10],
+    [2500, 1, 0],
+  ];
+  for (const [within, lists, length] of cases) {
+    const w = sortUnique(ids(within, universe, within + 7));
+    // Lists overlapping each other and `within` (an id in several lists is listed once).
+    const parts = Array.from({ length: lists }, (_, i) => sortUnique(ids(length, universe, i + 3)));
+    parts.push(w.subarray(0, w.length >> 1));
+    const union = new Set(parts.flatMap((l) => [...l]));
+    const want = [...w].filter((id) => union.has(id));
+    assertEquals([...intersectUnion(w, parts, universe)], want, `${within} in ${lists} lists`);
+  }
+  assertEquals([...intersectUnion(new Uint32Array(0), [Uint32Array.of(1)], 10)], []);
+  // Ids past `within`'s bitmap words are in none of it; the next call sees only its own ids.
+  assertEquals([...intersectUnion(Uint32Array.of(3), [Uint32Array.of(3, 999_999)], 10)], [3]);
+  assertEquals([...intersectUnion(Uint32Array.of(4), [Uint32Array.of(3, 4)], 10)], [4]);
+  assertThrows(() => intersectUnion(Uint32Array.of(10), [], 10), RangeError, "not below 10");
+  assertEquals([...sortUniqueBelow(Uint32Array.from({ length: 5000 }, (_, i) => i % 2), 100)], [
+    0,
+    1,
   ]);
 });
 

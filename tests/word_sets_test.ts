@@ -29,6 +29,7 @@ import {
   wordSetIds,
 } from "../lib/search/word_sets.ts";
 import {
+  codesFilter,
   columnFilter,
   FILTER_BITS_MIN_IDS,
   filterLeveledBy,
@@ -363,6 +364,48 @@ Deno.test("[filter lists] a column filter agrees with its list, whether it drive
     // Read only when it is the shortest: never for one state among sixty against 5-20,000 ids.
     assertEquals(reads > 0, listed.length < 150_000, `${passing}: read ${reads} times`);
     assertEquals(reads <= 1, true, "read once at most");
+  }
+});
+
+Deno.test("[filter lists] a codes filter agrees with its codes' union, tested or listed", () => {
+  const rng = new Rng(47);
+  const universe = 60_000;
+  const columns = randomCodeColumns(rng, universe, 30);
+  for (const wanted of [["C4"], ["C1", "C9", "C28"], ["not a code"]]) {
+    const pass = new Uint8Array(columns.codes.length);
+    let size = 0;
+    for (const code of wanted) {
+      const n = columns.codeNumber(code);
+      if (n === 0) continue;
+      pass[n] = 1;
+      size += columns.codeListLength(n, true) + columns.codeListLength(n, false);
+    }
+    // A provider holding a code both as primary and as another is in both lists, once in the union.
+    const union = new Set(wanted.flatMap((code) => [
+      ...columns.list(FIELD.primaryCode, code),
+      ...columns.list(FIELD.secondaryCode, code),
+    ]));
+    const listed = Uint32Array.from([...union].sort((a, b) => a - b));
+    let reads = 0;
+    const test = { offsets: columns.taxOffsets, codes: columns.taxCodes, pass };
+    const codes = codesFilter(test, size, () => {
+      reads++;
+      return filterList(listed, universe);
+    });
+    const asList = filterList(listed, universe);
+    for (const length of [5, 300, 20_000]) {
+      const other = filterList(randomList(rng, length, universe), universe);
+      assertEquals(
+        [...intersectFilters([codes, other])],
+        [...intersectFilters([asList, other])],
+        `${wanted} with ${length} others`,
+      );
+      const leveled = { ids: other.ids, levels: Uint8Array.from(other.ids, (id) => id % 15) };
+      assertEquals(plain(filterLeveledBy(leveled, codes)), plain(filterLeveledBy(leveled, asList)));
+      // Few candidates are tested on their codes: the list is read only to meet many, or to drive.
+      if (length === 300 && size >= 8 * 300) assertEquals(reads, 0, `${wanted} read for 300`);
+    }
+    assertEquals(reads, 1, `${wanted}: read once, to drive 20,000 (or as the shortest)`);
   }
 });
 

@@ -6,7 +6,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { FIELD, FLAG, PREFIX_LENGTHS } from "./fields.ts";
-import { bitsOf, EMPTY, unionAll } from "./sorted.ts";
+import { bitsOf, EMPTY, intersect, intersectUnion, unionAll } from "./sorted.ts";
 import { ByteLru } from "../lru.ts";
 import { arrayRows } from "../sqlite_rows.ts";
 
@@ -355,23 +355,50 @@ export class SearchIndex {
     return this.#terms(field, prefix, false);
   }
 
+  /**
+   * The ids of `within` (sorted) in any of a field's terms starting with
+   * `prefix`: {@linkcode prefix} intersected with `within`, the terms'
+   * lists read against `within` instead of united first when their union
+   * is neither precomputed nor cached (see `intersectUnion`).
+   */
+  prefixWithin(field: number, prefix: string, within: Uint32Array): Uint32Array {
+    if (prefix === "" || within.length === 0) return EMPTY;
+    const united = this.#precomputed(field, prefix) ??
+      this.#cached(this.#termsKey(field, prefix, true));
+    if (united) return intersect(within, united);
+    return intersectUnion(within, this.#rangeLists(field, prefix, true), this.size + 1);
+  }
+
   /** The union of a field's terms starting with `prefix`, with or without `prefix` itself. */
   #terms(field: number, prefix: string, itself: boolean): Uint32Array {
     if (prefix === "") return EMPTY;
-    if (PREFIX_LENGTHS.includes(prefix.length)) {
-      const precomputed = this.list(field, `${prefix}*`);
-      if (precomputed.length > 0) return precomputed;
-    }
-    const key = `${field}\u0000${prefix}${itself ? "\u0001" : "\u0002"}`;
+    const precomputed = this.#precomputed(field, prefix);
+    if (precomputed) return precomputed;
+    const key = this.#termsKey(field, prefix, itself);
     const hit = this.#cached(key);
     if (hit) return hit;
+    return this.#remember(key, unionAll(this.#rangeLists(field, prefix, itself), this.size + 1));
+  }
+
+  /** A short prefix's list made at build time (the union of its terms), if the field has one. */
+  #precomputed(field: number, prefix: string): Uint32Array | undefined {
+    if (!PREFIX_LENGTHS.includes(prefix.length)) return undefined;
+    const list = this.list(field, `${prefix}*`);
+    return list.length > 0 ? list : undefined;
+  }
+
+  #termsKey(field: number, prefix: string, itself: boolean): string {
+    return `${field}\u0000${prefix}${itself ? "\u0001" : "\u0002"}`;
+  }
+
+  /** The lists of a field's terms starting with `prefix` (with or without `prefix` itself). */
+  #rangeLists(field: number, prefix: string, itself: boolean): Uint32Array[] {
     const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
     // Terms are `[a-z0-9]` and the like: any longer one sorts after `prefix` + U+0000.
     const from = itself ? prefix : `${prefix}\u0000`;
-    const lists = (this.#range.all(field, from, end) as unknown as [Uint8Array][]).map(([ids]) =>
+    return (this.#range.all(field, from, end) as unknown as [Uint8Array][]).map(([ids]) =>
       view(ids, Uint32Array, 4)
     );
-    return this.#remember(key, unionAll(lists, this.size + 1));
   }
 
   /**

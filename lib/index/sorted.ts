@@ -147,6 +147,54 @@ export function sortUniqueBelow(list: Uint32Array, universe: number): Uint32Arra
 }
 
 /**
+ * The ids of `within` (sorted, distinct, below `universe`) that are in at
+ * least one of `lists`, without their union: `within` is marked in the
+ * kept bitmap, each list read once against it (an id found is unmarked, so
+ * it is listed once), and the few found sorted. The cost is the lists'
+ * length, where building their union first (a ZIP prefix's hundred ZIPs,
+ * 150,000 ids) costs a merge of them all.
+ *
+ * @example
+ * ```ts
+ * intersectUnion(Uint32Array.of(2, 5, 7), [Uint32Array.of(7, 9), Uint32Array.of(1, 2, 7)], 10);
+ * // Uint32Array [2, 7]
+ * ```
+ */
+export function intersectUnion(
+  within: Uint32Array,
+  lists: readonly Uint32Array[],
+  universe: number,
+): Uint32Array {
+  if (within.length === 0) return EMPTY;
+  const words = (universe >>> 5) + 1;
+  if (bitmap.length < words) bitmap = new Uint32Array(words);
+  const bits = bitmap;
+  if (within[within.length - 1]! >= universe) {
+    throw new RangeError(`Id ${within[within.length - 1]} is not below ${universe}`);
+  }
+  for (let i = 0; i < within.length; i++) {
+    const id = within[i]!;
+    bits[id >>> 5]! |= 1 << (id & 31);
+  }
+  const out = new Uint32Array(within.length);
+  let n = 0;
+  for (const list of lists) {
+    for (let i = 0; i < list.length && n < within.length; i++) {
+      const id = list[i]!;
+      const w = id >>> 5, bit = 1 << (id & 31);
+      // An id past the bitmap is in no `within`: `bits[w]` is then undefined, `& bit` 0.
+      if ((bits[w]! & bit) !== 0) {
+        bits[w]! ^= bit;
+        out[n++] = id;
+      }
+    }
+  }
+  // The bitmap is all zero again between calls.
+  for (let i = 0; i < within.length; i++) bits[within[i]! >>> 5] = 0;
+  return out.subarray(0, n).sort();
+}
+
+/**
  * Union of many lists; given `universe` (every id is below it), long
  * unions go through a bitmap.
  *

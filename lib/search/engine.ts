@@ -44,6 +44,7 @@ import { levelKeys, rankKey, scoreOfKey, SUB, subOfKey, TIER } from "./scores.ts
 import { densePage, fitPage, flagPassBits } from "./dense_page.ts";
 import { ByteLru } from "../lru.ts";
 import {
+  codesFilter,
   columnFilter,
   FilterCache,
   filterLeveledBy,
@@ -296,6 +297,37 @@ function stateFilter(states: readonly string[], index: SearchIndex): FilterList 
 }
 
 /**
+ * The filter of taxonomy codes: their union with its bitmap when cached;
+ * else few candidates are tested on their codes (see `codesFilter`), and
+ * the codes' lists are read, united and cached only when the filter drives
+ * the query (it is the shortest of its filters) or meets many candidates.
+ */
+function codesFilterOf(codes: readonly string[], ctx: EngineContext): FilterList {
+  const key = `codes:${codes}`;
+  const kept = ctx.filterLists?.get(key);
+  if (kept) return kept;
+  const { index } = ctx;
+  const universe = index.size + 1;
+  const pass = new Uint8Array(index.codes.length);
+  let size = 0;
+  for (const code of codes) {
+    const n = index.codeNumber(code);
+    if (n === 0 || pass[n] === 1) continue;
+    pass[n] = 1;
+    size += index.codeListLength(n, true) + index.codeListLength(n, false);
+  }
+  const test = { offsets: index.taxOffsets, codes: index.taxCodes, pass };
+  return codesFilter(test, size, () => {
+    const list = filterList(
+      unionAll(codes.map((c) => index.list(FIELD.anyCode, c)), universe),
+      universe,
+    );
+    if (list.bits) ctx.filterLists?.set(key, list);
+    return list;
+  });
+}
+
+/**
  * The list filters of a query (all must hold). Long unions are cached with a
  * bitmap. The candidates of `query.places` whose records must confirm them
  * are put in `unsure.ids`.
@@ -309,8 +341,6 @@ function listFilters(
   const universe = index.size + 1;
   const lists: FilterList[] = [];
   const plain = (ids: Uint32Array) => lists.push(idsFilter(ids));
-  const union = (field: number, terms: readonly string[]) => () =>
-    unionAll(terms.map((t) => index.list(field, t)), universe);
   const cached = (key: string, make: () => Uint32Array) => {
     let list = ctx.filterLists?.get(key);
     if (!list) {
@@ -349,7 +379,7 @@ function listFilters(
   }
   if (query.addresses) plain(addressIds(index, query.addresses));
   for (const codes of [query.taxonomyCodes, query.specialtyCodes]) {
-    if (codes) cached(`codes:${codes}`, union(FIELD.anyCode, codes));
+    if (codes) lists.push(codesFilterOf(codes, ctx));
   }
   const days: Extract<ExtraFilter, { kind: "updated" }>[] = [];
   for (const extra of query.extraFilters ?? []) {
@@ -371,7 +401,7 @@ function listFilters(
   if (query.places) {
     // A place's whole list when cached; else, when the name filters leave a few ids, the place's
     // candidates among them only: no long union is built.
-    const few = lists.filter((l) => !l.bits && !l.column && l.size <= PLACE_WITHIN_MAX)
+    const few = lists.filter((l) => !l.codes && !l.column && !l.bits && l.size <= PLACE_WITHIN_MAX)
       .sort((a, b) => a.size - b.size)[0]?.ids ?? null;
     const key = `place:${JSON.stringify(query.places)}`;
     const hit = ctx.filterLists?.get(key);

@@ -10,7 +10,10 @@
  * no list: it is tested on that column, and its list read only when it is
  * the shortest of a query's filters. A state's list is up to a million ids,
  * read and turned into a bitmap for each search otherwise, however few
- * candidates it then tests.
+ * candidates it then tests. Taxonomy codes not cached are tested the same
+ * way, on each candidate's codes in the index's code columns (a provider
+ * holds one to a few): a description's first search in a small city reads
+ * none of its codes' lists.
  *
  * @module
  */
@@ -26,7 +29,22 @@ export interface FilterList {
   bits: Uint32Array | null;
   /** For a filter on a per-id column: the test, made id by id instead of reading `ids`. */
   readonly column?: ColumnTest;
+  /** For a filter on taxonomy codes: the test of each id's codes, made instead of reading `ids`. */
+  readonly codes?: CodesTest;
   bytes: number;
+}
+
+/**
+ * Which providers pass a filter on their taxonomy codes: those holding at
+ * least one code whose number passes (the index's code columns).
+ */
+export interface CodesTest {
+  /** Where each id's code numbers start in `codes` (they end where the next id's start). */
+  offsets: Uint32Array;
+  /** The code numbers of every provider, id after id. */
+  codes: Uint16Array;
+  /** 1 at each code number that passes, 0 elsewhere. */
+  pass: Uint8Array;
 }
 
 /** Which providers pass a filter: those whose value in a per-id column passes. */
@@ -65,6 +83,79 @@ export function columnFilter(
     column: test,
     bytes: 0,
   };
+}
+
+/**
+ * A filter answered by the code columns for few candidates: at most `size`
+ * providers pass (`size` may count one twice: it orders the filters, it is
+ * not a total). `read` lists them (sorted, with a bitmap when many) when
+ * the filter drives a query or meets many candidates.
+ *
+ * @example
+ * ```ts
+ * const test = { offsets: Uint32Array.of(0, 0, 1, 3), codes: Uint16Array.of(4, 2, 5), pass: new Uint8Array(6) };
+ * test.pass[5] = 1;
+ * const f = codesFilter(test, 1, () => filterList(Uint32Array.of(2), 4));
+ * intersectFilter(Uint32Array.of(1, 2), f); // [2]
+ * ```
+ */
+export function codesFilter(test: CodesTest, size: number, read: () => FilterList): FilterList {
+  let list: FilterList | null = null;
+  return {
+    get ids() {
+      return (list ??= read()).ids;
+    },
+    size,
+    get bits() {
+      return (list ??= read()).bits;
+    },
+    codes: test,
+    bytes: 0,
+  };
+}
+
+/**
+ * Candidates are tested on their codes when this many times fewer than a
+ * codes filter's size; more are tested on its list (read once, cached):
+ * a code test is two scattered reads where a bitmap's is one.
+ */
+const CODES_TEST_RATIO = 8;
+
+/** Whether `candidates` ids are tested on `filter`'s codes rather than on its list. */
+function byCodes(candidates: number, filter: FilterList): boolean {
+  return filter.codes !== undefined && candidates * CODES_TEST_RATIO <= filter.size;
+}
+
+/** Whether provider `id` holds a code that passes. */
+function holdsCode({ offsets, codes, pass }: CodesTest, id: number): boolean {
+  for (let k = offsets[id]!, end = offsets[id + 1]!; k < end; k++) {
+    if (pass[codes[k]!] === 1) return true;
+  }
+  return false;
+}
+
+/** The ids of `ids` (in order) holding a code that passes. */
+function keepHolding(ids: Uint32Array, test: CodesTest): Uint32Array {
+  const out = new Uint32Array(ids.length);
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) {
+    if (holdsCode(test, ids[i]!)) out[n++] = ids[i]!;
+  }
+  return out.subarray(0, n);
+}
+
+/** The entries of a leveled list (with their levels) holding a code that passes. */
+function keepHoldingLeveled(set: Leveled, test: CodesTest): Leveled {
+  const ids = new Uint32Array(set.ids.length);
+  const levels = new Uint8Array(set.ids.length);
+  let n = 0;
+  for (let i = 0; i < set.ids.length; i++) {
+    if (holdsCode(test, set.ids[i]!)) {
+      ids[n] = set.ids[i]!;
+      levels[n++] = set.levels[i]!;
+    }
+  }
+  return { ids: ids.subarray(0, n), levels: levels.subarray(0, n) };
 }
 
 /** A plain filter of sorted ids, without a bitmap. */
@@ -146,6 +237,7 @@ function keepPassingLeveled(set: Leveled, { values, pass }: ColumnTest): Leveled
 export function intersectFilter(ids: Uint32Array, filter: FilterList): Uint32Array {
   if (ids.length > filter.size) return intersect(ids, filter.ids);
   if (filter.column) return keepPassing(ids, filter.column);
+  if (byCodes(ids.length, filter)) return keepHolding(ids, filter.codes!);
   return filter.bits ? keepBits(ids, filter.bits) : intersect(ids, filter.ids);
 }
 
@@ -170,6 +262,7 @@ export function intersectFilters(filters: readonly FilterList[]): Uint32Array {
 export function filterLeveledBy(set: Leveled, filter: FilterList): Leveled {
   if (set.ids.length <= filter.size) {
     if (filter.column) return keepPassingLeveled(set, filter.column);
+    if (byCodes(set.ids.length, filter)) return keepHoldingLeveled(set, filter.codes!);
     if (filter.bits) return keepInBits(set, filter.bits);
   }
   return filterLeveled(set, filter.ids);

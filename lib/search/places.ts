@@ -69,6 +69,10 @@ export function placeCandidates(
   if (place.city === null && place.state === null && place.postal === null) {
     throw new RangeError("A place match needs a city, a state or a postal code");
   }
+  // A prefix's terms (a ZIP prefix: a hundred ZIPs) are read against the few ids `within` leaves
+  // rather than united first.
+  const prefixIds = (field: number, prefix: string) =>
+    within ? index.prefixWithin(field, prefix, within) : index.prefix(field, prefix);
   for (const kind of KINDS[place.scope]) {
     const fields = PLACE_FIELDS[kind];
     const lists: Uint32Array[] = [];
@@ -84,14 +88,14 @@ export function placeCandidates(
       const prefix = city.endsWith("*");
       const term = stateCityTerm(state, prefix ? city.slice(0, -1) : city);
       lists.push(
-        prefix ? index.prefix(FIELD.otherStateCity, term) : index.list(FIELD.otherStateCity, term),
+        prefix ? prefixIds(FIELD.otherStateCity, term) : index.list(FIELD.otherStateCity, term),
       );
       separate++;
     } else {
       if (city !== null) {
         lists.push(
           city.endsWith("*")
-            ? index.prefix(fields.city, city.slice(0, -1))
+            ? prefixIds(fields.city, city.slice(0, -1))
             : index.list(fields.city, city),
         );
         separate++;
@@ -103,7 +107,7 @@ export function placeCandidates(
     }
     if (place.postal !== null) {
       const { digits, prefix } = place.postal;
-      if (prefix && digits.length <= 5) lists.push(index.prefix(fields.zip5, digits));
+      if (prefix && digits.length <= 5) lists.push(prefixIds(fields.zip5, digits));
       else if (!prefix && digits.length === 5) lists.push(index.list(fields.zip5, digits));
       else if (!prefix && kind === "primary") lists.push(zip9(Number(digits)));
       else {
