@@ -47,11 +47,21 @@ function packAddress(a: Address | null): Packed {
     : null;
 }
 
+// The unpacking functions write object literals, keys in the packed order: one shape per kind of
+// object, where keys added in a loop make slower objects (a page of 200 records unpacks thousands).
+
 function unpackAddress(v: Packed): Address | null {
   if (!Array.isArray(v)) return null;
-  const a = {} as Record<(typeof ADDRESS_KEYS)[number], string | null>;
-  ADDRESS_KEYS.forEach((k, i) => (a[k] = v[i] as string | null));
-  return a;
+  return {
+    line1: v[0] as string | null,
+    line2: v[1] as string | null,
+    city: v[2] as string | null,
+    state: v[3] as string | null,
+    postal_code: v[4] as string | null,
+    country_code: v[5] as string | null,
+    phone: v[6] as string | null,
+    fax: v[7] as string | null,
+  };
 }
 
 function packLocation(l: Location | null): Packed {
@@ -73,7 +83,18 @@ function packLocation(l: Location | null): Packed {
 
 function unpackLocation(v: Packed): Location | null {
   if (!Array.isArray(v)) return null;
-  return { ...unpackAddress(v)!, lat: v[8] as number | null, lon: v[9] as number | null };
+  return {
+    line1: v[0] as string | null,
+    line2: v[1] as string | null,
+    city: v[2] as string | null,
+    state: v[3] as string | null,
+    postal_code: v[4] as string | null,
+    country_code: v[5] as string | null,
+    phone: v[6] as string | null,
+    fax: v[7] as string | null,
+    lat: v[8] as number | null,
+    lon: v[9] as number | null,
+  };
 }
 
 /** Packs a secondary location (also the stored form of a pl_pfile row). */
@@ -84,7 +105,19 @@ export function packOtherLocation(l: OtherLocation): Packed[] {
 /** Unpacks a secondary location. */
 export function unpackOtherLocation(v: Packed): OtherLocation {
   const row = v as Packed[];
-  return { ...unpackLocation(row)!, phone_extension: row[10] as string | null };
+  return {
+    line1: row[0] as string | null,
+    line2: row[1] as string | null,
+    city: row[2] as string | null,
+    state: row[3] as string | null,
+    postal_code: row[4] as string | null,
+    country_code: row[5] as string | null,
+    phone: row[6] as string | null,
+    fax: row[7] as string | null,
+    lat: row[8] as number | null,
+    lon: row[9] as number | null,
+    phone_extension: row[10] as string | null,
+  };
 }
 
 /** The name keys of a person (individual or authorized official), in the order of the packed form. */
@@ -208,16 +241,29 @@ export function decodeProvider(text: string, describe: (code: string) => string 
   const ind = v[4] as Packed[] | null;
   const org = v[5] as Packed[] | null;
   const ao = org ? (org[3] as Packed[] | null) : null;
-  const person = (row: Packed[]) => {
-    const out = {} as Record<(typeof PERSON_KEYS)[number], string | null>;
-    PERSON_KEYS.forEach((k, i) => (out[k] = row[i] as string | null));
-    return out;
-  };
   const individual: Individual | null = ind
-    ? { ...person(ind), sex: ind[6] as "M" | "F" | null, sole_proprietor: ind[7] as boolean | null }
+    ? {
+      prefix: ind[0] as string | null,
+      first_name: ind[1] as string | null,
+      middle_name: ind[2] as string | null,
+      last_name: ind[3] as string | null,
+      suffix: ind[4] as string | null,
+      credential: ind[5] as string | null,
+      sex: ind[6] as "M" | "F" | null,
+      sole_proprietor: ind[7] as boolean | null,
+    }
     : null;
   const official: AuthorizedOfficial | null = ao
-    ? { ...person(ao), title: ao[6] as string | null, phone: ao[7] as string | null }
+    ? {
+      prefix: ao[0] as string | null,
+      first_name: ao[1] as string | null,
+      middle_name: ao[2] as string | null,
+      last_name: ao[3] as string | null,
+      suffix: ao[4] as string | null,
+      credential: ao[5] as string | null,
+      title: ao[6] as string | null,
+      phone: ao[7] as string | null,
+    }
     : null;
   return {
     npi: v[0] as string,
