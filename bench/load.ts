@@ -118,7 +118,12 @@ export async function runLoad(
     text += decoder.decode(chunk, { stream: true });
     const done = text.split("@@done").length - 1;
     if (options.doneLines && before - 1 < options.doneLines && done >= options.doneLines) {
-      child.kill("SIGINT");
+      try {
+        child.kill("SIGINT");
+      } catch (error) {
+        // wrk may have ended on its own (its duration was up) since it printed the lines.
+        if (!(error instanceof TypeError)) throw error;
+      }
     }
   }
   const { code } = await child.status;
