@@ -378,6 +378,15 @@ Deno.test("[registry] addresses other than the primary practice location", async
     assertEquals(await foundWithTotal("city=salem&state=ID"), [[], 0]);
     assertEquals(await foundWithTotal("state=OR&postal_code=973011234"), [["twoSalems"], 1]);
   });
+  await t.step("prefixes read against the few providers a name leaves", async () => {
+    // A ZIP or city prefix with a surname: the prefix's lists are read against the surname's ids.
+    assertEquals(await foundWithTotal("postal_code=0410*&last_name=postman"), [["mailAway"], 1]);
+    assertEquals(await foundWithTotal("postal_code=0410*&last_name=traveler"), [[], 0]);
+    assertEquals(await foundWithTotal("postal_code=97*&last_name=traveler"), [["twoSalems"], 1]);
+    assertEquals(await foundWithTotal("city=sal*&state=MA&last_name=traveler"), [["twoSalems"], 1]);
+    assertEquals(await foundWithTotal("city=sal*&state=ME&last_name=traveler"), [[], 0]);
+    assertEquals(await foundWithTotal("city=port*&last_name=postman"), [["mailAway"], 1]);
+  });
   await t.step("LOCATION and PRIMARY: the primary location only", async () => {
     for (const purpose of ["LOCATION", "PRIMARY"]) {
       const q = `address_purpose=${purpose}`;
