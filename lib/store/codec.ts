@@ -83,18 +83,11 @@ function packLocation(l: Location | null): Packed {
 
 function unpackLocation(v: Packed): Location | null {
   if (!Array.isArray(v)) return null;
-  return {
-    line1: v[0] as string | null,
-    line2: v[1] as string | null,
-    city: v[2] as string | null,
-    state: v[3] as string | null,
-    postal_code: v[4] as string | null,
-    country_code: v[5] as string | null,
-    phone: v[6] as string | null,
-    fax: v[7] as string | null,
-    lat: v[8] as number | null,
-    lon: v[9] as number | null,
-  };
+  // Added after the address's keys, always in this order: one shape still.
+  const l = unpackAddress(v) as Location;
+  l.lat = v[8] as number | null;
+  l.lon = v[9] as number | null;
+  return l;
 }
 
 /** Packs a secondary location (also the stored form of a pl_pfile row). */
@@ -105,19 +98,9 @@ export function packOtherLocation(l: OtherLocation): Packed[] {
 /** Unpacks a secondary location. */
 export function unpackOtherLocation(v: Packed): OtherLocation {
   const row = v as Packed[];
-  return {
-    line1: row[0] as string | null,
-    line2: row[1] as string | null,
-    city: row[2] as string | null,
-    state: row[3] as string | null,
-    postal_code: row[4] as string | null,
-    country_code: row[5] as string | null,
-    phone: row[6] as string | null,
-    fax: row[7] as string | null,
-    lat: row[8] as number | null,
-    lon: row[9] as number | null,
-    phone_extension: row[10] as string | null,
-  };
+  const l = unpackLocation(row) as OtherLocation;
+  l.phone_extension = row[10] as string | null;
+  return l;
 }
 
 /** The name keys of a person (individual or authorized official), in the order of the packed form. */
