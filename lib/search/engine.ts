@@ -317,14 +317,19 @@ function codesFilterOf(codes: readonly string[], ctx: EngineContext): FilterList
     size += index.codeListLength(n, true) + index.codeListLength(n, false);
   }
   const test = { offsets: index.taxOffsets, codes: index.taxCodes, pass };
-  return codesFilter(test, size, () => {
-    const list = filterList(
-      unionAll(codes.map((c) => index.list(FIELD.anyCode, c)), universe),
-      universe,
-    );
-    if (list.bits) ctx.filterLists?.set(key, list);
-    return list;
-  });
+  return codesFilter(
+    test,
+    size,
+    () =>
+      keptFilterList(key, unionAll(codes.map((c) => index.list(FIELD.anyCode, c)), universe), ctx),
+  );
+}
+
+/** A filter list of `ids`, kept in the filter cache under `key` when long enough for a bitmap. */
+function keptFilterList(key: string, ids: Uint32Array, ctx: EngineContext): FilterList {
+  const list = filterList(ids, ctx.index.size + 1);
+  if (list.bits) ctx.filterLists?.set(key, list);
+  return list;
 }
 
 /**
@@ -341,14 +346,8 @@ function listFilters(
   const universe = index.size + 1;
   const lists: FilterList[] = [];
   const plain = (ids: Uint32Array) => lists.push(idsFilter(ids));
-  const cached = (key: string, make: () => Uint32Array) => {
-    let list = ctx.filterLists?.get(key);
-    if (!list) {
-      list = filterList(make(), universe);
-      if (list.bits) ctx.filterLists?.set(key, list);
-    }
-    lists.push(list);
-  };
+  const cached = (key: string, make: () => Uint32Array) =>
+    lists.push(ctx.filterLists?.get(key) ?? keptFilterList(key, make(), ctx));
   if (query.npis) {
     const slots = query.npis.map(() => "?").join(",");
     const rows = db.prepare(`SELECT id FROM provider_npi WHERE npi IN (${slots}) ORDER BY id`).all(
