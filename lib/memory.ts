@@ -37,8 +37,8 @@ function exposedGc(): ((options?: object) => void) | undefined {
 
 /**
  * Where glibc's C library sits on the Linux layouts the service runs on
- * (Debian and Ubuntu, either architecture; Fedora and the like). The start
- * commands allow FFI for exactly these paths, nothing else.
+ * (Debian and Ubuntu, either architecture; Fedora and the like): the one
+ * library the service calls through FFI (the start commands allow FFI).
  */
 export const LIBC_PATHS: readonly string[] = [
   "/lib/x86_64-linux-gnu/libc.so.6",

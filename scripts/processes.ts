@@ -6,8 +6,6 @@
  * @module
  */
 
-import { LIBC_PATHS } from "../lib/memory.ts";
-
 /** The repository root (with a trailing slash). */
 export const ROOT: string = new URL("..", import.meta.url).pathname;
 
@@ -18,7 +16,7 @@ export const SERVE_PERMISSIONS: readonly string[] = [
   "--allow-read",
   "--allow-write",
   "--allow-sys",
-  `--allow-ffi=${LIBC_PATHS.join(",")}`,
+  "--allow-ffi",
 ];
 
 /**

@@ -16,7 +16,8 @@ function buildFiles(dir: string): string[] {
   return [...Deno.readDirSync(dir)]
     .map((e) => e.name)
     .filter((name) =>
-      /\.(building|stage|download)-/.test(name) || /\.\d+-[0-9a-z]+\.(postings|records-)/.test(name)
+      /\.(building|stage|download)-/.test(name) ||
+      /\.\d+-[0-9a-z]+\.(postings|records-|map)/.test(name)
     )
     .sort();
 }

@@ -124,11 +124,18 @@ Deno.test("[parts] part names are checked: plain names, records in order", () =>
     records: [{ file: "p.db.1-a.records-0", first: 1 }],
   };
   assertEquals(parseParts(JSON.stringify(good)), good);
+  // The index map is optional; named, it is a part like the others.
+  const mapped = { ...good, map: "p.db.1-a.map" };
+  assertEquals(parseParts(JSON.stringify(mapped)), mapped);
+  assertEquals(partFiles(mapped), ["p.db.1-a.postings", "p.db.1-a.records-0", "p.db.1-a.map"]);
+  assertEquals(partFiles(good), ["p.db.1-a.postings", "p.db.1-a.records-0"]);
   for (
     const bad of [
       undefined,
       "not json",
       JSON.stringify({ ...good, postings: "../x" }),
+      JSON.stringify({ ...good, map: "../p.db.1-a.map" }),
+      JSON.stringify({ ...good, map: 7 }),
       JSON.stringify({ ...good, records: [] }),
       JSON.stringify({ ...good, records: [{ file: "a/b", first: 1 }] }),
       JSON.stringify({

@@ -151,8 +151,14 @@ Deno.test("[pool] a word union one worker builds serves the other", async () => 
 });
 
 Deno.test("[pool] workers share the index columns one of them read", async () => {
-  const local = openSearchableStore(path);
-  const pool = await SearchPool.start({ path, workers: 2, queue: 64 });
+  // Read from SQLite (no index map: each worker would map the file itself).
+  const local = openSearchableStore(path, { indexMap: false });
+  const pool = await SearchPool.start({
+    path,
+    workers: 2,
+    queue: 64,
+    storeOptions: { indexMap: false },
+  });
   try {
     // The first worker warms between searches and hands each column it reads to the other.
     const deadline = clock() + 20_000;
@@ -171,6 +177,7 @@ Deno.test("[pool] workers share the index columns one of them read", async () =>
     const serving = openSearchableStore(path, {
       lazyIndex: true,
       sharedColumns: () => pool.columns,
+      indexMap: false,
     });
     try {
       const lat = pool.columns.lat!;
@@ -298,7 +305,7 @@ Deno.test("[pool] a worker told not to warm the columns reads none, nor any once
     worker.postMessage({
       type: "open",
       path,
-      storeOptions: { shareColumns: true },
+      storeOptions: { shareColumns: true, indexMap: false },
       delayMs: 0,
       pages: true,
       columns: {},
@@ -317,7 +324,7 @@ Deno.test("[pool] a worker told not to warm the columns reads none, nor any once
     assertEquals(leader.seen.filter((t) => t === "columns").length > 0, true, "the leader reads");
     assertEquals(follower.seen, ["ready"], "the follower reads no column");
     // Given every column, it has none left to read (it would share what it read).
-    const local = openSearchableStore(path, { shareColumns: true });
+    const local = openSearchableStore(path, { shareColumns: true, indexMap: false });
     try {
       while (local.warm());
       follower.worker.postMessage({ type: "columns", columns: local.index.columnBytes() });

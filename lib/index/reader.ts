@@ -1,6 +1,8 @@
 /**
  * The search index at query time: columns loaded once as typed arrays,
- * posting lists read on demand and kept in a byte-bounded LRU cache.
+ * posting lists read on demand and kept in a byte-bounded LRU cache. With
+ * an index map (`index_map.ts`) both are views of the mapped file, read in
+ * place; without, they are read from SQLite.
  *
  * @module
  */
@@ -9,6 +11,7 @@ import { FIELD, FLAG, PREFIX_LENGTHS } from "./fields.ts";
 import { bitsOf, EMPTY, intersect, intersectUnion, unionAll } from "./sorted.ts";
 import { ByteLru } from "../lru.ts";
 import { arrayRows } from "../sqlite_rows.ts";
+import type { IndexMap } from "./index_map.ts";
 
 function view<T extends Uint32Array | Float32Array | Uint16Array | Uint8Array>(
   bytes: Uint8Array,
@@ -17,6 +20,13 @@ function view<T extends Uint32Array | Float32Array | Uint16Array | Uint8Array>(
 ): T {
   const aligned = bytes.byteOffset % width === 0 ? bytes : bytes.slice();
   return new make(aligned.buffer as ArrayBuffer, aligned.byteOffset, aligned.byteLength / width);
+}
+
+/** Reads a byte of every page of `bytes` (a mapped column), so that none is faulted in later. */
+function touchPages(bytes: Uint8Array): number {
+  let sum = 0;
+  for (let at = 0; at < bytes.length; at += 4096) sum += bytes[at]!;
+  return sum;
 }
 
 /** Counts of the whole dataset by flags, for unfiltered browsing. */
@@ -71,6 +81,11 @@ export interface SearchIndexOptions {
    * each holding a copy.
    */
   shared?: boolean;
+  /**
+   * The database's index map, mapped: lists and columns are read from it in
+   * place (see `index_map.ts`) instead of from SQLite.
+   */
+  map?: IndexMap | null;
 }
 
 /** The loaded index of one database. */
@@ -101,6 +116,9 @@ export class SearchIndex {
   /** Bitmaps of the providers with each first or middle initial, by letter (see `initialBits`). */
   readonly #initials = new Map<string, Uint32Array>();
   readonly #shared: boolean;
+  readonly #map: IndexMap | null;
+  /** Lazy columns read from the index map (views of it, never handed on). */
+  readonly #mapped = new Set<LazyColumn>();
   /** Lazy columns' bytes as read or adopted, by name. */
   readonly #bytes: ColumnBytes = {};
 
@@ -114,8 +132,10 @@ export class SearchIndex {
     postings: DatabaseSync,
     cacheBytes: number,
     shared: boolean,
+    map: IndexMap | null,
   ) {
     this.#shared = shared;
+    this.#map = map;
     // Every column must be there with a plausible length before the first query needs it
     // (SQLite answers `length()` of a blob without reading it).
     const lengths = new Map<string, number>();
@@ -127,6 +147,8 @@ export class SearchIndex {
       new Error(`The search index has no '${name}' column: import the data again`);
     this.#blob = db.prepare("SELECT data FROM index_blob WHERE name = ?");
     const read = (name: string) => {
+      const mapped = map?.blob(name);
+      if (mapped && mapped.byteLength === lengths.get(name)) return mapped;
       const row = lengths.has(name) ? this.#blob.get(name) as { data: Uint8Array } : undefined;
       if (!row) throw missing(name);
       return row.data;
@@ -174,7 +196,13 @@ export class SearchIndex {
   /** A lazy column's bytes: held (read or adopted) already, or read now. */
   #bytesOf(name: LazyColumn): Uint8Array {
     let bytes = this.#bytes[name];
-    if (!bytes) {
+    const mapped = bytes ? undefined : this.#map?.blob(name);
+    if (mapped) {
+      // Read in place: its pages are touched now, while idle, not by the first search.
+      touchPages(mapped);
+      bytes = this.#bytes[name] = mapped;
+      this.#mapped.add(name);
+    } else if (!bytes) {
       const row = this.#blob.get(name) as { data: Uint8Array } | undefined;
       if (!row) throw new Error(`The search index has no '${name}' column: import the data again`);
       bytes = row.data;
@@ -209,9 +237,17 @@ export class SearchIndex {
     }
   }
 
-  /** The lazy columns read (or adopted) so far, by name: shared memory when opened `shared`. */
+  /**
+   * The lazy columns read (or adopted) so far, by name: shared memory when
+   * opened `shared`. Columns read from an index map are not among them:
+   * each thread maps the file itself.
+   */
   columnBytes(): ColumnBytes {
-    return { ...this.#bytes };
+    const out: ColumnBytes = {};
+    for (const [name, bytes] of Object.entries(this.#bytes) as [LazyColumn, Uint8Array][]) {
+      if (!this.#mapped.has(name)) out[name] = bytes;
+    }
+    return out;
   }
 
   /** City number of each provider id (into {@linkcode cities}). */
@@ -319,6 +355,7 @@ export class SearchIndex {
       postings,
       options.cacheBytes ?? 256 * 1024 * 1024,
       options.shared ?? false,
+      options.map ?? null,
     );
   }
 
@@ -336,6 +373,7 @@ export class SearchIndex {
     const key = `${field}\u0000${term}`;
     const hit = this.#cached(key);
     if (hit) return hit;
+    if (this.#map) return this.#remember(key, this.#map.list(field, term));
     const row = this.#get.get(field, term) as { ids: Uint8Array } | undefined;
     return this.#remember(key, row ? view(row.ids, Uint32Array, 4) : EMPTY);
   }
@@ -396,6 +434,7 @@ export class SearchIndex {
     const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
     // Terms are `[a-z0-9]` and the like: any longer one sorts after `prefix` + U+0000.
     const from = itself ? prefix : `${prefix}\u0000`;
+    if (this.#map) return this.#map.range(field, from, end);
     return (this.#range.all(field, from, end) as unknown as [Uint8Array][]).map(([ids]) =>
       view(ids, Uint32Array, 4)
     );
@@ -418,8 +457,12 @@ export class SearchIndex {
     let bits = this.#initials.get(letter);
     if (!bits) {
       // Read past the cache: the list is wanted this once.
-      const row = this.#get.get(FIELD.initial, letter) as { ids: Uint8Array } | undefined;
-      bits = bitsOf(row ? [view(row.ids, Uint32Array, 4)] : [], this.size + 1);
+      const row = this.#map ? undefined : this.#get.get(FIELD.initial, letter) as
+        | { ids: Uint8Array }
+        | undefined;
+      const list = this.#map?.list(FIELD.initial, letter) ??
+        (row ? view(row.ids, Uint32Array, 4) : EMPTY);
+      bits = bitsOf(list.length > 0 ? [list] : [], this.size + 1);
       this.#initials.set(letter, bits);
     }
     return bits;
@@ -461,6 +504,7 @@ export class SearchIndex {
    * from the stored sizes (no list read).
    */
   listLengths(field: number): [term: string, ids: number][] {
+    if (this.#map) return this.#map.lengths(field);
     const rows = this.#lengths.all(field) as unknown as [string, number][];
     return rows.map(([term, bytes]) => [term, bytes / 4]);
   }

@@ -60,6 +60,8 @@ export interface WorkerStoreOptions {
   shareWordSets?: boolean;
   resultCacheBytes?: number;
   recordCacheBytes?: number;
+  /** Read the index from the database's index map when it has one (default true). */
+  indexMap?: boolean;
 }
 
 /** Messages the pool sends a worker. */

@@ -80,6 +80,7 @@ import {
 import { writeProviderTables } from "./provider_tables.ts";
 import { applyStagedSides, type Joins, SIDE_BITS, SIDE_TABLES } from "./reference_tables.ts";
 import { releaseMemory } from "../memory.ts";
+import { writeIndexMap } from "../index/index_map.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 
 export type { BuildStats, FileRecord, FinalizeProgress } from "./build_meta.ts";
@@ -118,6 +119,8 @@ export class DatabaseBuilder {
   /** The postings part. */
   readonly #postings: DatabaseSync;
   readonly #postingsName: string;
+  /** The index map part, written from the postings and columns when the build finishes. */
+  readonly #mapName: string;
   readonly #describe: (code: string) => string | null;
   readonly #files: FileRecord[] = [];
   readonly #batchSize: number;
@@ -187,6 +190,7 @@ export class DatabaseBuilder {
       : RecordPartsWriter.create(partOptions);
     // The index is written anew (an update rebuilds it from the records): a new postings part.
     this.#postingsName = partName(options.target, paths.stamp, "postings");
+    this.#mapName = partName(options.target, paths.stamp, "map");
     const postingsPath = partPath(options.target, this.#postingsName);
     removeIfExists(postingsPath);
     this.#postings = new DatabaseSync(postingsPath);
@@ -703,6 +707,12 @@ export class DatabaseBuilder {
     stats.active = active;
     stats.deactivated = stats.providers - active;
     stats.zipsNotFound += this.#zipsNotFound;
+    writeIndexMap(
+      partPath(this.#options.target, this.#mapName),
+      db,
+      this.#postings,
+      this.#postingsName,
+    );
     writeMeta(db, {
       source: this.#options.source,
       update: this.#options.update ?? false,
@@ -723,7 +733,11 @@ export class DatabaseBuilder {
 
   /** The part files this build wrote, as the main file names them. */
   #partNames(): PartNames {
-    return { postings: this.#postingsName, records: this.#recordParts.names() };
+    return {
+      postings: this.#postingsName,
+      records: this.#recordParts.names(),
+      map: this.#mapName,
+    };
   }
 
   /**

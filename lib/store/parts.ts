@@ -43,6 +43,11 @@ export interface PartNames {
   postings: string;
   /** The records' files, by ascending first seq. */
   records: RecordPartName[];
+  /**
+   * The index map (`index_map.ts`): the posting lists and index columns in
+   * one file, read in place. Optional: without it they are read from SQLite.
+   */
+  map?: string;
 }
 
 /**
@@ -94,8 +99,15 @@ export function parseParts(value: string | undefined): PartNames {
   } catch {
     throw new TypeError("The database's list of part files is not JSON");
   }
-  const { postings, records } = (parsed ?? {}) as { postings?: unknown; records?: unknown };
+  const { postings, records, map } = (parsed ?? {}) as {
+    postings?: unknown;
+    records?: unknown;
+    map?: unknown;
+  };
   if (!plainName(postings)) throw new TypeError("The database's postings part has no valid name");
+  if (map !== undefined && !plainName(map)) {
+    throw new TypeError("The database's index map has no valid name");
+  }
   if (!Array.isArray(records) || records.length === 0) {
     throw new TypeError("The database names no records part");
   }
@@ -109,12 +121,12 @@ export function parseParts(value: string | undefined): PartNames {
     previous = first;
     return { file: part.file, first };
   });
-  return { postings, records: parts };
+  return map === undefined ? { postings, records: parts } : { postings, records: parts, map };
 }
 
-/** Every file a database's parts are (postings first, then the records in order). */
+/** Every file a database's parts are (postings first, the records in order, the index map last). */
 export function partFiles(names: PartNames): string[] {
-  return [names.postings, ...names.records.map((r) => r.file)];
+  return [names.postings, ...names.records.map((r) => r.file), ...(names.map ? [names.map] : [])];
 }
 
 /**

@@ -12,6 +12,8 @@ import { SCHEMA_VERSION } from "./schema.ts";
 import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
 import { ByteLru, type CacheCounters } from "../lru.ts";
 import { type ColumnBytes, SearchIndex } from "../index/reader.ts";
+import { IndexMap } from "../index/index_map.ts";
+import { canMapFiles } from "../index/mapped_file.ts";
 import { recordBatchReader, type StoredRecordRow } from "./record_batch.ts";
 import { RecordText, type StoredRecord } from "./record_text.ts";
 import {
@@ -127,6 +129,38 @@ export interface SqliteStoreOptions {
    * copies (see `SearchIndex.adopt`).
    */
   sharedColumns?: () => ColumnBytes;
+  /**
+   * Read the index from its index map (`index_map.ts`) when the database
+   * has one and this process can map files. Default true; false reads it
+   * from SQLite.
+   */
+  indexMap?: boolean;
+}
+
+/**
+ * The index map of the database at `path`, mapped; null when it names
+ * none, `wanted` is false, or files cannot be mapped here. Throws when
+ * the map it names is missing, unreadable or made of other postings.
+ */
+function openIndexMap(path: string, parts: PartNames, wanted: boolean): IndexMap | null {
+  if (!parts.map || !wanted || !canMapFiles()) return null;
+  const file = partPath(path, parts.map);
+  let map: IndexMap | null;
+  try {
+    map = IndexMap.open(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new Error(
+        `its part '${parts.map}' is missing: keep every file the import wrote beside it ` +
+          "(the release manifest lists them), or import again",
+      );
+    }
+    throw error;
+  }
+  if (map && map.postings !== parts.postings) {
+    throw new Error(`its index map '${parts.map}' was made of other postings: import again`);
+  }
+  return map;
 }
 
 function readMeta(db: DatabaseSync): Map<string, string> {
@@ -261,6 +295,7 @@ export function openSqliteStore(
       index = SearchIndex.open(db, postings, {
         cacheBytes: options.postingCacheBytes ?? 48 * 1024 * 1024,
         shared: options.shareColumns,
+        map: openIndexMap(path, parts, options.indexMap ?? true),
       });
       try {
         index.adopt(options.sharedColumns?.() ?? {});

@@ -1,0 +1,418 @@
+/**
+ * The index map: a database's posting lists and index columns in one flat
+ * file, laid out to be read in place through a read-only mapping
+ * (`mapped_file.ts`). SQLite copies each list it returns (a long list's
+ * pages into a new array: a gigabyte a second), and those copies are
+ * anonymous memory the serving threads hold in caches; a list read from
+ * the map is a view of the page cache, made in a microsecond whatever its
+ * length.
+ *
+ * The map is derived from the postings part and the main file's
+ * `index_blob` table, which stay the record of truth: a database without
+ * one, or a process that cannot map files, reads them from SQLite.
+ *
+ * Layout (little-endian, every section at a multiple of 8 bytes):
+ *
+ * - 8 bytes `NPIXMAP1`, a `u32` header length, the header (JSON: sizes,
+ *   section offsets, the blobs' places, the postings part it was made of);
+ * - `fieldStart` (`u32` × fields + 1): the first entry of each field;
+ * - `keyStart`, `listStart` (`u32` × entries + 1): where each entry's term
+ *   starts in `keys` and its list in `ids`;
+ * - `keys`: the terms' UTF-8 bytes, entries ordered by field, then term
+ *   bytes (SQLite's order of the `posting` table's key);
+ * - `ids`: every list's provider ids (`u32`), in entry order;
+ * - each blob of `index_blob` (the columns).
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { mapReadOnly } from "./mapped_file.ts";
+
+const MAGIC = "NPIXMAP1";
+const VERSION = 1;
+
+/** Where a section lies in the file: byte offset and length in its units. */
+type Section = [offset: number, length: number];
+
+/** The header of an index map. */
+interface MapHeader {
+  version: number;
+  /** The postings part the lists were read from (its file name). */
+  postings: string;
+  entries: number;
+  fields: number;
+  fieldStart: Section;
+  keyStart: Section;
+  listStart: Section;
+  keys: Section;
+  ids: Section;
+  blobs: Record<string, Section>;
+}
+
+const EMPTY_IDS = new Uint32Array(0);
+
+/** Rounds up to a multiple of 8. */
+function align8(n: number): number {
+  return Math.ceil(n / 8) * 8;
+}
+
+/** -1, 0 or 1 as bytes `a[from..to)` sort before, with or after all of `key`. */
+function compareKey(a: Uint8Array, from: number, to: number, key: Uint8Array): number {
+  const n = Math.min(to - from, key.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[from + i]! - key[i]!;
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  const la = to - from;
+  return la === key.length ? 0 : la < key.length ? -1 : 1;
+}
+
+/** The `*` that ends a precomputed prefix list's term (`jo*`). */
+const STAR = 0x2a;
+
+/**
+ * A database's index map, mapped: posting lists and columns read in place.
+ * Lists and columns it returns are views of the mapping: read them, never
+ * write them.
+ */
+export class IndexMap {
+  readonly #fieldStart: Uint32Array;
+  readonly #keyStart: Uint32Array;
+  readonly #listStart: Uint32Array;
+  readonly #keys: Uint8Array;
+  readonly #ids: Uint32Array;
+  readonly #blobs: Map<string, Uint8Array>;
+  readonly #encoder = new TextEncoder();
+  readonly #decoder = new TextDecoder();
+  #scratch = new Uint8Array(256);
+  /** The postings part the map was made of. */
+  readonly postings: string;
+
+  private constructor(buffer: ArrayBuffer, header: MapHeader) {
+    const u32 = ([offset, length]: Section) => new Uint32Array(buffer, offset, length);
+    this.postings = header.postings;
+    this.#fieldStart = u32(header.fieldStart);
+    this.#keyStart = u32(header.keyStart);
+    this.#listStart = u32(header.listStart);
+    this.#keys = new Uint8Array(buffer, header.keys[0], header.keys[1]);
+    this.#ids = u32(header.ids);
+    this.#blobs = new Map(
+      Object.entries(header.blobs).map(([name, [offset, bytes]]) => [
+        name,
+        new Uint8Array(buffer, offset, bytes),
+      ]),
+    );
+    const n = header.entries;
+    if (
+      this.#fieldStart[header.fields] !== n || this.#keyStart[n] !== this.#keys.length ||
+      this.#listStart[n] !== this.#ids.length
+    ) throw new Error("its sections do not agree");
+  }
+
+  /**
+   * Maps the index map at `path`; null where files cannot be mapped (see
+   * `canMapFiles`). Throws when the file is not an index map of this
+   * version or is cut short.
+   *
+   * @example
+   * ```ts
+   * const map = IndexMap.open("data/providers.db.4242-m1x2y3.map");
+   * map?.list(FIELD.surname, "fowler");
+   * ```
+   */
+  static open(path: string): IndexMap | null {
+    const buffer = mapReadOnly(path);
+    if (!buffer) return null;
+    const bad = (why: string) => new Error(`'${path}' is not a usable index map: ${why}`);
+    if (buffer.byteLength < 12) throw bad("it is cut short");
+    const decoder = new TextDecoder();
+    if (decoder.decode(new Uint8Array(buffer, 0, 8)) !== MAGIC) throw bad("no index map header");
+    const headerBytes = new DataView(buffer).getUint32(8, true);
+    if (12 + headerBytes > buffer.byteLength) throw bad("it is cut short");
+    const header = JSON.parse(decoder.decode(new Uint8Array(buffer, 12, headerBytes))) as MapHeader;
+    if (header.version !== VERSION) throw bad(`version ${header.version}, not ${VERSION}`);
+    const widths: [Section, number][] = [
+      [header.fieldStart, 4],
+      [header.keyStart, 4],
+      [header.listStart, 4],
+      [header.keys, 1],
+      [header.ids, 4],
+      ...Object.values(header.blobs).map((s): [Section, number] => [s, 1]),
+    ];
+    for (const [[offset, length], width] of widths) {
+      if (offset % 8 !== 0 || offset + length * width > buffer.byteLength) {
+        throw bad("it is cut short");
+      }
+    }
+    try {
+      return new IndexMap(buffer, header);
+    } catch (error) {
+      throw bad(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** `term`'s UTF-8 bytes (in a scratch array reused by the next call). */
+  #bytes(term: string): Uint8Array {
+    if (term.length * 3 > this.#scratch.length) this.#scratch = new Uint8Array(term.length * 3);
+    const { written } = this.#encoder.encodeInto(term, this.#scratch);
+    return this.#scratch.subarray(0, written);
+  }
+
+  /** The first entry of `field` whose term is not before `key`. */
+  #lowerBound(field: number, key: Uint8Array): number {
+    if (field < 0 || field + 1 >= this.#fieldStart.length) return 0;
+    let lo = this.#fieldStart[field]!, hi = this.#fieldStart[field + 1]!;
+    const keys = this.#keys, starts = this.#keyStart;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareKey(keys, starts[mid]!, starts[mid + 1]!, key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The entries of `field`, as a range of entry numbers. */
+  #fieldRange(field: number): [number, number] {
+    if (field < 0 || field + 1 >= this.#fieldStart.length) return [0, 0];
+    return [this.#fieldStart[field]!, this.#fieldStart[field + 1]!];
+  }
+
+  #list(entry: number): Uint32Array {
+    return this.#ids.subarray(this.#listStart[entry]!, this.#listStart[entry + 1]!);
+  }
+
+  /** The ids of a field's term (empty when absent). */
+  list(field: number, term: string): Uint32Array {
+    const key = this.#bytes(term);
+    const at = this.#lowerBound(field, key);
+    const [, end] = this.#fieldRange(field);
+    if (at >= end) return EMPTY_IDS;
+    const starts = this.#keyStart;
+    return compareKey(this.#keys, starts[at]!, starts[at + 1]!, key) === 0
+      ? this.#list(at)
+      : EMPTY_IDS;
+  }
+
+  /**
+   * The lists of a field's terms from `from` (included) to `to` (not), in
+   * term order, less the precomputed prefix lists (terms ending in `*`).
+   */
+  range(field: number, from: string, to: string): Uint32Array[] {
+    const first = this.#lowerBound(field, this.#bytes(from));
+    const last = this.#lowerBound(field, this.#bytes(to));
+    const out: Uint32Array[] = [];
+    const keys = this.#keys, starts = this.#keyStart;
+    for (let e = first; e < last; e++) {
+      const end = starts[e + 1]!;
+      if (end > starts[e]! && keys[end - 1] === STAR) continue;
+      out.push(this.#list(e));
+    }
+    return out;
+  }
+
+  /** Each term of a field, in term order, with its list's number of ids. */
+  lengths(field: number): [term: string, ids: number][] {
+    const [first, last] = this.#fieldRange(field);
+    const out: [string, number][] = [];
+    const starts = this.#keyStart, lists = this.#listStart;
+    for (let e = first; e < last; e++) {
+      const term = this.#decoder.decode(this.#keys.subarray(starts[e]!, starts[e + 1]!));
+      out.push([term, lists[e + 1]! - lists[e]!]);
+    }
+    return out;
+  }
+
+  /** An `index_blob` entry's bytes (a view of the mapping), or undefined. */
+  blob(name: string): Uint8Array | undefined {
+    return this.#blobs.get(name);
+  }
+}
+
+/** How an index map was written. */
+export interface IndexMapStats {
+  entries: number;
+  bytes: number;
+}
+
+/** Bytes written to the file at a time. */
+const WRITE_CHUNK = 8 * 1024 * 1024;
+
+/** A file written from the start in large chunks. */
+class ChunkWriter {
+  readonly #file: Deno.FsFile;
+  readonly #buffer = new Uint8Array(WRITE_CHUNK);
+  #used = 0;
+  written = 0;
+  constructor(file: Deno.FsFile) {
+    this.#file = file;
+  }
+
+  write(bytes: Uint8Array): void {
+    let from = 0;
+    while (from < bytes.length) {
+      const n = Math.min(bytes.length - from, WRITE_CHUNK - this.#used);
+      this.#buffer.set(bytes.subarray(from, from + n), this.#used);
+      this.#used += n;
+      from += n;
+      if (this.#used === WRITE_CHUNK) this.flush();
+    }
+    this.written += bytes.length;
+  }
+
+  /** Zero bytes up to the next multiple of 8. */
+  pad(): void {
+    const gap = align8(this.written) - this.written;
+    if (gap > 0) this.write(new Uint8Array(gap));
+  }
+
+  flush(): void {
+    let at = 0;
+    while (at < this.#used) at += this.#file.writeSync(this.#buffer.subarray(at, this.#used));
+    this.#used = 0;
+  }
+}
+
+/**
+ * Writes the index map of a database to `path` (through a temporary file
+ * renamed when whole): the lists of its postings part `postings` (named
+ * `postingsName`) and the blobs of its main file `db`.
+ *
+ * @example
+ * ```ts
+ * writeIndexMap("data/p.db.4242-m1x2y3.map", db, postings, "p.db.4242-m1x2y3.postings");
+ * ```
+ */
+export function writeIndexMap(
+  path: string,
+  db: DatabaseSync,
+  postings: DatabaseSync,
+  postingsName: string,
+): IndexMapStats {
+  // First pass: terms and list lengths, no list read (SQLite answers `length()` from the header).
+  const fields: number[] = [];
+  const keyStart: number[] = [0];
+  const listStart: number[] = [0];
+  let keys = new Uint8Array(1 << 20);
+  const encoder = new TextEncoder();
+  let keyBytes = 0, ids = 0;
+  const rows = postings.prepare(
+    "SELECT field, term, length(ids) AS bytes FROM posting ORDER BY field, term",
+  ).iterate() as Iterable<{ field: number; term: string; bytes: number }>;
+  for (const { field, term, bytes } of rows) {
+    if (bytes % 4 !== 0) throw new Error(`The list of term '${term}' is not whole ids`);
+    if (keys.length - keyBytes < term.length * 3) {
+      const grown = new Uint8Array(Math.max(keys.length * 2, keyBytes + term.length * 3));
+      grown.set(keys.subarray(0, keyBytes));
+      keys = grown;
+    }
+    keyBytes += encoder.encodeInto(term, keys.subarray(keyBytes)).written;
+    ids += bytes / 4;
+    if (keyBytes > 0xffff_ffff || ids > 0xffff_ffff) {
+      throw new RangeError("The posting lists are too large for an index map");
+    }
+    fields.push(field);
+    keyStart.push(keyBytes);
+    listStart.push(ids);
+  }
+  const entries = fields.length;
+  const fieldCount = (entries > 0 ? fields[entries - 1]! : 0) + 1;
+  const fieldStart = new Uint32Array(fieldCount + 1);
+  for (let f = 0, e = 0; f <= fieldCount; f++) {
+    while (e < entries && fields[e]! < f) e++;
+    fieldStart[f] = e;
+  }
+  const blobRows = db.prepare("SELECT name, length(data) AS bytes FROM index_blob ORDER BY name")
+    .all() as { name: string; bytes: number }[];
+  // Section offsets: the header's own length is found by writing it with provisional offsets.
+  const place = (start: number) => {
+    let at = start;
+    const next = (bytes: number): Section => {
+      const s: Section = [at, 0];
+      at = align8(at + bytes);
+      return s;
+    };
+    const header: MapHeader = {
+      version: VERSION,
+      postings: postingsName,
+      entries,
+      fields: fieldCount,
+      fieldStart: next(fieldStart.byteLength),
+      keyStart: next(keyStart.length * 4),
+      listStart: next(listStart.length * 4),
+      keys: next(keyBytes),
+      ids: next(ids * 4),
+      blobs: {},
+    };
+    header.fieldStart[1] = fieldStart.length;
+    header.keyStart[1] = keyStart.length;
+    header.listStart[1] = listStart.length;
+    header.keys[1] = keyBytes;
+    header.ids[1] = ids;
+    for (const { name, bytes } of blobRows) header.blobs[name] = [next(bytes)[0], bytes];
+    return header;
+  };
+  let headerText = "";
+  for (let start = 16;;) {
+    headerText = JSON.stringify(place(start));
+    const needed = align8(12 + encoder.encode(headerText).length);
+    if (needed <= start) break;
+    start = needed;
+  }
+  const header = JSON.parse(headerText) as MapHeader;
+  const temp = `${path}.partial`;
+  const file = Deno.openSync(temp, { write: true, create: true, truncate: true });
+  try {
+    const out = new ChunkWriter(file);
+    const headerBytes = encoder.encode(headerText);
+    const lead = new Uint8Array(12);
+    lead.set(encoder.encode(MAGIC));
+    new DataView(lead.buffer).setUint32(8, headerBytes.length, true);
+    out.write(lead);
+    out.write(headerBytes);
+    const seekTo = (offset: number) => {
+      if (out.written > offset) throw new Error("Index map sections overlap");
+      out.write(new Uint8Array(offset - out.written));
+    };
+    seekTo(header.fieldStart[0]);
+    out.write(new Uint8Array(fieldStart.buffer));
+    seekTo(header.keyStart[0]);
+    out.write(new Uint8Array(Uint32Array.from(keyStart).buffer));
+    seekTo(header.listStart[0]);
+    out.write(new Uint8Array(Uint32Array.from(listStart).buffer));
+    seekTo(header.keys[0]);
+    out.write(keys.subarray(0, keyBytes));
+    seekTo(header.ids[0]);
+    // Second pass: the lists, in the same order, each checked against the first pass's length.
+    let entry = 0;
+    const lists = postings.prepare("SELECT ids FROM posting ORDER BY field, term")
+      .iterate() as Iterable<{ ids: Uint8Array }>;
+    for (const { ids: list } of lists) {
+      if (entry >= entries || list.length !== (listStart[entry + 1]! - listStart[entry]!) * 4) {
+        throw new Error("The posting lists changed while the index map was written");
+      }
+      out.write(list);
+      entry++;
+    }
+    if (entry !== entries) throw new Error("The posting lists changed while the map was written");
+    const blob = db.prepare("SELECT data FROM index_blob WHERE name = ?");
+    for (const { name, bytes } of blobRows) {
+      seekTo(header.blobs[name]![0]);
+      const row = blob.get(name) as { data: Uint8Array };
+      if (row.data.length !== bytes) throw new Error(`Index blob '${name}' changed`);
+      out.write(row.data);
+    }
+    out.pad();
+    out.flush();
+    file.syncSync();
+  } catch (error) {
+    file.close();
+    try {
+      Deno.removeSync(temp);
+    } catch { /* never written */ }
+    throw error;
+  }
+  const bytes = file.statSync().size;
+  file.close();
+  Deno.renameSync(temp, path);
+  return { entries, bytes };
+}

@@ -1,0 +1,97 @@
+/**
+ * Files mapped into memory read-only, through the C library's `mmap`: an
+ * `ArrayBuffer` whose pages are the operating system's page cache. Reading
+ * a typed array over it copies nothing and adds no anonymous memory (the
+ * pages count as mapped file memory, shared by every thread and process
+ * that maps the file, and given back by the system under pressure).
+ *
+ * Needs Linux with glibc at one of {@linkcode LIBC_PATHS} and FFI allowed
+ * without a path (`--allow-ffi`, as the start commands allow: Deno lets a
+ * view over native memory be made only then, and the C library alone can
+ * open any other anyway); elsewhere (Deno Deploy, no permission)
+ * {@linkcode mapReadOnly} returns null and the caller reads its data
+ * another way.
+ *
+ * A mapping lives as long as its buffer: it is unmapped once the buffer is
+ * collected, when no view of it can be read any more. Writing through a
+ * view of it is a fault of the process: views are read, never written.
+ *
+ * @module
+ */
+import { LIBC_PATHS } from "../memory.ts";
+
+const SYMBOLS = {
+  open: { parameters: ["buffer", "i32"], result: "i32" },
+  close: { parameters: ["i32"], result: "i32" },
+  mmap: { parameters: ["pointer", "usize", "i32", "i32", "i32", "i64"], result: "pointer" },
+  munmap: { parameters: ["pointer", "usize"], result: "i32" },
+} as const;
+
+type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
+
+/** `O_RDONLY`, `PROT_READ`, `MAP_SHARED` (the same on every Linux architecture). */
+const O_RDONLY = 0, PROT_READ = 1, MAP_SHARED = 1;
+/** `MAP_FAILED`: `(void *) -1`. */
+const MAP_FAILED = 0xffff_ffff_ffff_ffffn;
+
+/** The C library's calls, once found on this thread; null when they cannot be had. */
+let libc: Libc | null | undefined;
+
+function findLibc(): Libc | null {
+  if (Deno.build.os !== "linux" || typeof Deno.dlopen !== "function") return null;
+  // Asked, never prompted: without the permission the search stops quietly.
+  if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return null;
+  for (const path of LIBC_PATHS) {
+    try {
+      return Deno.dlopen(path, SYMBOLS).symbols;
+    } catch {
+      // Not there: try the next.
+    }
+  }
+  return null;
+}
+
+/** Unmaps a mapping once its buffer is collected (no view can read it any more). */
+const unmapper = new FinalizationRegistry<{ pointer: Deno.PointerObject; bytes: number }>(
+  ({ pointer, bytes }) => void libc?.munmap(pointer, BigInt(bytes)),
+);
+
+/** Whether files can be mapped on this thread (Linux, glibc, FFI allowed). */
+export function canMapFiles(): boolean {
+  if (libc === undefined) libc = findLibc();
+  return libc !== null;
+}
+
+/**
+ * The whole file at `path`, mapped read-only and shared, as an
+ * `ArrayBuffer`; null where files cannot be mapped (see
+ * {@linkcode canMapFiles}) or the file is empty. Throws when the file
+ * cannot be opened or mapped.
+ *
+ * @example
+ * ```ts
+ * const buffer = mapReadOnly("data/providers.db.4242-m1x2y3.map");
+ * if (buffer) new Uint8Array(buffer, 0, 8); // the file's first bytes, read in place
+ * ```
+ */
+export function mapReadOnly(path: string): ArrayBuffer | null {
+  if (!canMapFiles()) return null;
+  const c = libc!;
+  const bytes = Deno.statSync(path).size;
+  if (bytes === 0) return null;
+  const fd = c.open(new TextEncoder().encode(`${path}\0`), O_RDONLY);
+  if (fd < 0) throw new Error(`Cannot open '${path}' to map it`);
+  let pointer: Deno.PointerValue;
+  try {
+    pointer = c.mmap(null, BigInt(bytes), PROT_READ, MAP_SHARED, fd, 0n);
+  } finally {
+    // The mapping keeps the file; the descriptor is not needed past this call.
+    c.close(fd);
+  }
+  if (pointer === null || Deno.UnsafePointer.value(pointer) === MAP_FAILED) {
+    throw new Error(`Cannot map '${path}' (${bytes} bytes) into memory`);
+  }
+  const buffer = Deno.UnsafePointerView.getArrayBuffer(pointer, bytes);
+  unmapper.register(buffer, { pointer, bytes });
+  return buffer;
+}

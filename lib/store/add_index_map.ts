@@ -1,0 +1,57 @@
+/**
+ * Gives a database built before index maps (`index_map.ts`) its map: the
+ * map is written beside it from its own postings part and columns, and
+ * named in its `meta` table, so that servers opened on it afterwards read
+ * their index in place.
+ *
+ * @module
+ */
+import { DatabaseSync } from "node:sqlite";
+import { type IndexMapStats, writeIndexMap } from "../index/index_map.ts";
+import { openPart, partPath, PARTS_META_KEY, readPartNames } from "./parts.ts";
+
+/** What {@linkcode addIndexMap} did. */
+export interface AddedIndexMap extends IndexMapStats {
+  /** The map's file name (beside the database). */
+  file: string;
+  /** False when the database named a map already (nothing was written). */
+  written: boolean;
+}
+
+/**
+ * Writes the index map of the database at `db` and names it in its meta,
+ * unless it names one already. The map takes the stamp of the postings
+ * part it is made of (`<db>.<stamp>.map`). Throws when the database has
+ * no parts to read, or cannot be written (a server holding it: stop it).
+ *
+ * @example
+ * ```ts
+ * const { file, bytes } = addIndexMap("data/providers.db");
+ * ```
+ */
+export function addIndexMap(db: string): AddedIndexMap {
+  const parts = readPartNames(db);
+  if (!parts) throw new Error(`'${db}' is not a database this version serves: import it again`);
+  if (parts.map) return { file: parts.map, written: false, entries: 0, bytes: 0 };
+  if (!parts.postings.endsWith(".postings")) {
+    throw new Error(`The postings part '${parts.postings}' has no build stamp: import again`);
+  }
+  const file = `${parts.postings.slice(0, -".postings".length)}.map`;
+  const main = new DatabaseSync(db);
+  try {
+    const postings = openPart(partPath(db, parts.postings));
+    let stats: IndexMapStats;
+    try {
+      stats = writeIndexMap(partPath(db, file), main, postings, parts.postings);
+    } finally {
+      postings.close();
+    }
+    main.prepare("UPDATE meta SET value = ? WHERE key = ?").run(
+      JSON.stringify({ ...parts, map: file }),
+      PARTS_META_KEY,
+    );
+    return { file, written: true, ...stats };
+  } finally {
+    main.close();
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * The index map: every list, term range, list length and column reads
+ * exactly as from SQLite; searches answer the same from it; a cut, foreign
+ * or missing map is refused with a clear error; a database built before
+ * maps gets one.
+ */
+import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
+import { DatabaseSync } from "node:sqlite";
+import { buildDemoDatabase } from "../lib/demo/build.ts";
+import { IndexMap } from "../lib/index/index_map.ts";
+import { canMapFiles } from "../lib/index/mapped_file.ts";
+import { addIndexMap } from "../lib/store/add_index_map.ts";
+import { partPath, PARTS_META_KEY, readPartNames } from "../lib/store/parts.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
+import { SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
+import { specialtyIndex } from "../routes/specialties.ts";
+import { StoreOpenError } from "../lib/store/store.ts";
+
+/** A demo database in a new folder, with its parts. */
+function demo(records = 4000): { dir: string; db: string } {
+  const dir = Deno.makeTempDirSync();
+  const db = `${dir}/demo.db`;
+  buildDemoDatabase({ path: db, records, seed: 11 });
+  return { dir, db };
+}
+
+/** The map and the postings part of a database, opened. */
+function openBoth(db: string): { map: IndexMap; postings: DatabaseSync; main: DatabaseSync } {
+  const parts = readPartNames(db)!;
+  if (!parts.map) throw new Error("the build names no index map");
+  const map = IndexMap.open(partPath(db, parts.map));
+  if (!map) throw new Error("files cannot be mapped in the tests: the test task allows FFI");
+  const postings = new DatabaseSync(partPath(db, parts.postings), { readOnly: true });
+  const main = new DatabaseSync(db, { readOnly: true });
+  return { map, postings, main };
+}
+
+const asIds = (bytes: Uint8Array) => [...new Uint32Array(bytes.slice().buffer)];
+
+Deno.test("[index map] lists, term ranges, lengths and columns read as from SQLite", () => {
+  assert(canMapFiles(), "the test task allows FFI for the C library");
+  const { dir, db } = demo();
+  const { map, postings, main } = openBoth(db);
+  try {
+    const rows = postings.prepare("SELECT field, term, ids FROM posting").all() as {
+      field: number;
+      term: string;
+      ids: Uint8Array;
+    }[];
+    assert(rows.length > 1000, `${rows.length} lists`);
+    for (const { field, term, ids } of rows) {
+      assertEquals([...map.list(field, term)], asIds(ids), `${field} ${term}`);
+    }
+    assertEquals(map.list(1, "no-such-term").length, 0);
+    assertEquals(map.list(99, "smith").length, 0, "a field the map has not");
+    assertEquals(map.list(-1, "smith").length, 0);
+    // Ranges: every prefix of one to three letters of some terms, with and without the prefix.
+    const range = postings.prepare(
+      "SELECT ids FROM posting WHERE field = ? AND term >= ? AND term < ? AND substr(term, -1) <> '*' ORDER BY term",
+    );
+    const prefixes = new Set<string>();
+    for (const [i, { field, term }] of rows.entries()) {
+      if (i % 37 === 0) {
+        for (let n = 1; n <= 3; n++) prefixes.add(`${field}|${term.slice(0, n)}`);
+      }
+    }
+    let starred = 0;
+    for (const key of prefixes) {
+      const [f, prefix] = key.split("|") as [string, string];
+      const field = Number(f);
+      const end = prefix.slice(0, -1) +
+        String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+      for (const from of [prefix, `${prefix}\u0000`]) {
+        const want = (range.all(field, from, end) as { ids: Uint8Array }[]).map((r) =>
+          asIds(r.ids)
+        );
+        assertEquals(map.range(field, from, end).map((l) => [...l]), want, `${field} ${from}`);
+      }
+      if (map.list(field, `${prefix}*`).length > 0) starred++;
+    }
+    assert(starred > 0, "some prefixes have precomputed lists, which ranges leave out");
+    const lengths = postings.prepare(
+      "SELECT term, length(ids) / 4 AS n FROM posting WHERE field = ? ORDER BY term",
+    );
+    for (const field of new Set(rows.map((r) => r.field))) {
+      const want = (lengths.all(field) as { term: string; n: number }[]).map((r) => [r.term, r.n]);
+      assertEquals(map.lengths(field), want, `lengths of field ${field}`);
+    }
+    for (const row of main.prepare("SELECT name, data FROM index_blob").all()) {
+      const { name, data } = row as { name: string; data: Uint8Array };
+      assertEquals(map.blob(name), data, name);
+    }
+    assertEquals(map.blob("no-such-column"), undefined);
+  } finally {
+    postings.close();
+    main.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+/** The answers of `urls` from the database, as JSON, read from its map or from SQLite. */
+function answers(db: string, indexMap: boolean, urls: readonly string[]): string[] {
+  const store = openSearchableStore(db, { indexMap });
+  try {
+    const specialties = specialtyIndex(store);
+    return urls.map((path) => {
+      const url = new URL(path, "http://x").searchParams;
+      const cursorScope = { query: path, release: "" };
+      const query = toSearchQuery(SEARCH_PARAMS.parse(url), { specialties, cursorScope, url });
+      const page = store.search(query);
+      const { total, hits, next, facets } = page;
+      return JSON.stringify({ total, hits, next, facets });
+    });
+  } finally {
+    store.close();
+  }
+}
+
+Deno.test("[index map] searches answer the same from the map as from SQLite", () => {
+  const { dir, db } = demo(6000);
+  try {
+    // Names, prefixes, typos, organization words, specialties, places, facets and distance.
+    const urls = [
+      "q=smith",
+      "q=jo",
+      "q=mar",
+      "q=john sm",
+      "q=smtih",
+      "q=family health",
+      "q=cardiology",
+      "q=nurse practitioner",
+      "specialty=family medicine&state=CA&facets=state,city,taxonomy",
+      "last_name=jo*&state=TX",
+      "q=clinic&near=10001&radius=50&sort=distance",
+      "city=HOUSTON&state=TX&offset=20",
+      "q=dr m smith md",
+      "q=ca",
+    ].map((q) => `/v1/providers/search?${q}`);
+    const mapped = answers(db, true, urls);
+    assertEquals(answers(db, false, urls), mapped);
+    assert(mapped.some((a) => JSON.parse(a).total > 100), "some searches find many");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("[index map] a cut, foreign or missing map is refused with what to do", async (t) => {
+  const { dir, db } = demo(1500);
+  try {
+    const parts = readPartNames(db)!;
+    const file = partPath(db, parts.map!);
+    const whole = Deno.readFileSync(file);
+    await t.step("cut short", () => {
+      Deno.writeFileSync(`${dir}/cut.map`, whole.subarray(0, whole.length - 4096));
+      assertThrows(() => IndexMap.open(`${dir}/cut.map`), Error, "cut short");
+    });
+    await t.step("not a map", () => {
+      Deno.writeFileSync(`${dir}/other.map`, new TextEncoder().encode("SQLite format 3\0 ..."));
+      assertThrows(() => IndexMap.open(`${dir}/other.map`), Error, "no index map header");
+    });
+    await t.step("made of other postings", () => {
+      const other = demo(1000);
+      try {
+        Deno.copyFileSync(partPath(other.db, readPartNames(other.db)!.map!), file);
+        const error = assertThrows(() => openSearchableStore(db), StoreOpenError);
+        assertMatch(error.message, /made of other postings: import again/);
+      } finally {
+        Deno.removeSync(other.dir, { recursive: true });
+        Deno.writeFileSync(file, whole);
+      }
+    });
+    await t.step("missing", () => {
+      Deno.removeSync(file);
+      const error = assertThrows(() => openSearchableStore(db), StoreOpenError);
+      assertMatch(error.message, /part '.*\.map' is missing: keep every file the import wrote/);
+    });
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("[index map] a database built before maps is given one", () => {
+  const { dir, db } = demo(1500);
+  try {
+    const parts = readPartNames(db)!;
+    const mapFile = parts.map!;
+    // As an older build left it: no map, none named.
+    Deno.removeSync(partPath(db, mapFile));
+    const main = new DatabaseSync(db);
+    const { map: _, ...older } = parts;
+    main.prepare("UPDATE meta SET value = ? WHERE key = ?").run(
+      JSON.stringify(older),
+      PARTS_META_KEY,
+    );
+    main.close();
+    const urls = ["/v1/providers/search?q=jo", "/v1/providers/search?q=smith&state=CA"];
+    const before = answers(db, true, urls);
+    const added = addIndexMap(db);
+    assertEquals(added.written, true);
+    assertEquals(added.file, mapFile, "the map takes its postings part's stamp");
+    assert(added.entries > 100 && added.bytes > 0);
+    assertEquals(readPartNames(db)!.map, mapFile);
+    assert(IndexMap.open(partPath(db, mapFile)), "the map written opens");
+    assertEquals(answers(db, true, urls), before);
+    assertEquals(addIndexMap(db).written, false, "a database with a map is left as it is");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
