@@ -57,7 +57,10 @@ Deno.test("[e2e] the real server answers /health over TCP and stops cleanly on S
       assertEquals(status.code, 0);
       const lines = stdout.trim().split("\n").map((l) => JSON.parse(l));
       assert(lines.filter((l) => l.msg === "request").length >= 3);
-      assert(lines.some((l) => l.msg === "dataset open" && l.source === "demo"));
+      const open = lines.find((l) => l.msg === "dataset open");
+      assertEquals(open?.source, "demo");
+      // The start task's permissions map the demo's index map: its index is read in place.
+      assertEquals(open?.index, "index map");
       assertEquals(lines.at(-1).msg, "stopped");
     });
   }

@@ -195,6 +195,16 @@ Deno.test("[index map] a database built before maps is given one", () => {
     main.close();
     const urls = ["/v1/providers/search?q=jo", "/v1/providers/search?q=smith&state=CA"];
     const before = answers(db, true, urls);
+    // A server holding the database: nothing is named, and no map is left behind.
+    const served = openSearchableStore(db, { lazyIndex: true });
+    try {
+      served.dataset();
+      assertThrows(() => addIndexMap(db), Error, "stop the servers of the database");
+      assertThrows(() => Deno.statSync(partPath(db, mapFile)), Deno.errors.NotFound);
+      assertEquals(readPartNames(db)!.map, undefined);
+    } finally {
+      served.close();
+    }
     const added = addIndexMap(db);
     assertEquals(added.written, true);
     assertEquals(added.file, mapFile, "the map takes its postings part's stamp");

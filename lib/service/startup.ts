@@ -9,12 +9,8 @@ import { Dataset } from "./dataset.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import { openSqliteStore } from "../store/sqlite_store.ts";
-import {
-  openSearchableStore,
-  type SearchableSqliteStore,
-  type SearchableStore,
-  withSearch,
-} from "../search/searcher.ts";
+import { canMapFiles } from "../index/mapped_file.ts";
+import { openSearchableStore, type SearchableSqliteStore, withSearch } from "../search/searcher.ts";
 import { StoreOpenError } from "../store/store.ts";
 import { type PoolObserver, SearchPool } from "../search/pool.ts";
 import { renderBody } from "./render.ts";
@@ -33,7 +29,7 @@ function exists(path: string): boolean {
 
 /** A database ready to serve: its store, and the pool that searches it (`null`: in-process). */
 export interface Serving {
-  store: SearchableStore;
+  store: SearchableSqliteStore;
   pool: SearchPool | null;
 }
 
@@ -60,8 +56,9 @@ export async function openServing(
     return { store: readWhole(openSearchableStore(path)), pool: null };
   }
   // The workers search; this thread only reads records (detail, dataset, specialties).
-  // Its index, loaded only for the few lookups the FHIR routes make here, takes the workers' large
-  // columns from shared memory and keeps a small posting cache.
+  // Its index, loaded only for the few lookups the FHIR routes make here, reads the index map in
+  // place (or, without one, takes the workers' large columns from shared memory) and keeps a small
+  // posting cache.
   let pool: SearchPool | null = null;
   const store = withSearch(
     openSqliteStore(path, {
@@ -127,7 +124,7 @@ export function startDataset(
         path,
         release: release.id,
         ...summary(store.dataset()),
-        ...workers(pool),
+        ...serving(store, pool),
       });
     }, (error) => {
       const message = openFailure(path, error);
@@ -149,8 +146,18 @@ function summary(info: { source: string; records: number; active: number; built_
   };
 }
 
-function workers(pool: SearchPool | null) {
-  return { search_workers: pool?.stats.workers ?? 0 };
+/**
+ * How the dataset is served: its search workers, and where its index is
+ * read from — in place from its index map, or copied out of SQLite (and
+ * why: no map, or no FFI to map it).
+ */
+function serving(store: SearchableSqliteStore, pool: SearchPool | null) {
+  const index = !store.parts.map
+    ? "sqlite (no index map: deno task index-map)"
+    : canMapFiles()
+    ? "index map"
+    : "sqlite (the index map cannot be mapped: run with --allow-ffi on Linux)";
+  return { search_workers: pool?.stats.workers ?? 0, index };
 }
 
 function buildDemo(
@@ -203,7 +210,7 @@ function buildDemo(
         path,
         build_seconds: Math.round((performance.now() - started) / 100) / 10,
         ...summary(store.dataset()),
-        ...workers(pool),
+        ...serving(store, pool),
       });
     }, (error) => {
       const message = openFailure(path, error);
@@ -245,7 +252,7 @@ export function reloadOnHangup(
           path: config.databasePath,
           release: release.id,
           ...summary(store.dataset()),
-          ...workers(pool),
+          ...serving(store, pool),
         });
       } catch (error) {
         log.error("dataset reload failed; still serving the previous one", {

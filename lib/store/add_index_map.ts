@@ -46,10 +46,19 @@ export function addIndexMap(db: string): AddedIndexMap {
     } finally {
       postings.close();
     }
-    main.prepare("UPDATE meta SET value = ? WHERE key = ?").run(
-      JSON.stringify({ ...parts, map: file }),
-      PARTS_META_KEY,
-    );
+    try {
+      main.prepare("UPDATE meta SET value = ? WHERE key = ?").run(
+        JSON.stringify({ ...parts, map: file }),
+        PARTS_META_KEY,
+      );
+    } catch (error) {
+      Deno.removeSync(partPath(db, file));
+      throw new Error(
+        `Cannot name the index map in '${db}' (${
+          error instanceof Error ? error.message : error
+        }): stop the servers of the database and run it again`,
+      );
+    }
     return { file, written: true, ...stats };
   } finally {
     main.close();
