@@ -15,6 +15,7 @@ import { renderBody } from "../lib/service/render.ts";
 import { searchFixtureDatabase } from "./_search_fixtures.ts";
 import { searchQuery } from "../lib/search/query.ts";
 import { clock, DeadlineError } from "../lib/deadline.ts";
+import { readPartNames } from "../lib/store/parts.ts";
 import { loadConfig } from "../lib/config.ts";
 
 const dir = await Deno.makeTempDir();
@@ -469,4 +470,38 @@ globalThis.addEventListener("unload", () => {
   try {
     Deno.removeSync(dir, { recursive: true });
   } catch { /* already gone */ }
+});
+
+Deno.test({
+  name: "[pool] workers read the index map in place and let go of it when the pool closes",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    // A database of its own: no other test's store maps it.
+    const own = await Deno.makeTempDir();
+    try {
+      const db = await searchFixtureDatabase(own);
+      const map = readPartNames(db)!.map!;
+      // This process's mappings of the map, as another process reads them (Deno lets a process
+      // read its own /proc entries only with every permission).
+      const mappings = async () => {
+        const { stdout } = await new Deno.Command("cat", { args: [`/proc/${Deno.pid}/maps`] })
+          .output();
+        const lines = new TextDecoder().decode(stdout).split("\n");
+        assert(lines.length > 10, "the process's mappings are read");
+        return lines.filter((l) => l.endsWith(`/${map}`)).length;
+      };
+      assertEquals(await mappings(), 0);
+      const pool = await SearchPool.start({ path: db, workers: 2, queue: 8 });
+      try {
+        assertEquals(await mappings(), 2, "each worker maps the file once");
+      } finally {
+        await pool.close();
+      }
+      const end = clock() + 5_000;
+      while (await mappings() > 0 && clock() < end) await new Promise((r) => setTimeout(r, 20));
+      assertEquals(await mappings(), 0, "closed workers unmap it (their collections never come)");
+    } finally {
+      await Deno.remove(own, { recursive: true });
+    }
+  },
 });

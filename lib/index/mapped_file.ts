@@ -13,8 +13,11 @@
  * another way.
  *
  * A mapping lives as long as its buffer: it is unmapped once the buffer is
- * collected, when no view of it can be read any more. Writing through a
- * view of it is a fault of the process: views are read, never written.
+ * collected, when no view of it can be read any more — or by
+ * {@linkcode unmapAll}, for a thread about to end (its collections would
+ * never come, and the mapping would hold a replaced file's disk space for
+ * as long as the process runs). Writing through a view of a mapping, or
+ * reading one after {@linkcode unmapAll}, is a fault of the process.
  *
  * @module
  */
@@ -51,10 +54,42 @@ function findLibc(): Libc | null {
   return null;
 }
 
+/** A mapping made on this thread and not unmapped yet. */
+interface Mapping {
+  pointer: Deno.PointerObject;
+  bytes: number;
+}
+
+/** The mappings of this thread not unmapped yet. */
+const live = new Set<Mapping>();
+
+function unmap(mapping: Mapping): void {
+  if (!live.delete(mapping)) return;
+  libc?.munmap(mapping.pointer, BigInt(mapping.bytes));
+}
+
 /** Unmaps a mapping once its buffer is collected (no view can read it any more). */
-const unmapper = new FinalizationRegistry<{ pointer: Deno.PointerObject; bytes: number }>(
-  ({ pointer, bytes }) => void libc?.munmap(pointer, BigInt(bytes)),
-);
+const unmapper = new FinalizationRegistry<Mapping>(unmap);
+
+/**
+ * Unmaps every mapping made on this thread, now: for a thread about to end,
+ * once nothing will read a view of them again (a read would be a fault).
+ * Returns how many it unmapped.
+ *
+ * @example
+ * ```ts
+ * store.close();
+ * unmapAll(); // then self.close()
+ * ```
+ */
+export function unmapAll(): number {
+  const all = [...live];
+  for (const mapping of all) {
+    unmapper.unregister(mapping);
+    unmap(mapping);
+  }
+  return all.length;
+}
 
 /** Whether files can be mapped on this thread (Linux, glibc, FFI allowed). */
 export function canMapFiles(): boolean {
@@ -92,6 +127,8 @@ export function mapReadOnly(path: string): ArrayBuffer | null {
     throw new Error(`Cannot map '${path}' (${bytes} bytes) into memory`);
   }
   const buffer = Deno.UnsafePointerView.getArrayBuffer(pointer, bytes);
-  unmapper.register(buffer, { pointer, bytes });
+  const mapping = { pointer, bytes };
+  live.add(mapping);
+  unmapper.register(buffer, mapping, mapping);
   return buffer;
 }

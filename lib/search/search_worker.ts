@@ -23,6 +23,7 @@ import type { FromWorker, ToWorker } from "./pool.ts";
 import type { ColumnBytes } from "../index/reader.ts";
 import { ResultMailbox } from "./result_mailbox.ts";
 import { IdleRelease } from "../memory.ts";
+import { unmapAll } from "../index/mapped_file.ts";
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ToWorker>) => void) | null;
@@ -215,6 +216,8 @@ scope.onmessage = (event) => {
       idle?.stop();
       store?.close();
       store = null;
+      // Nothing reads the index map past this point: its mapping goes now, not with the process.
+      unmapAll();
       scope.close();
       return;
   }
