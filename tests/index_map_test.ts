@@ -154,6 +154,14 @@ Deno.test("[index map] a cut, foreign or missing map is refused with what to do"
       Deno.writeFileSync(`${dir}/cut.map`, whole.subarray(0, whole.length - 4096));
       assertThrows(() => IndexMap.open(`${dir}/cut.map`), Error, "cut short");
     });
+    await t.step("empty, or a header that is not one", () => {
+      Deno.writeFileSync(`${dir}/empty.map`, new Uint8Array(0));
+      assertThrows(() => IndexMap.open(`${dir}/empty.map`), Error, "cut short");
+      const garbled = whole.slice(0, 4096);
+      garbled.fill(0x7b, 12, 40);
+      Deno.writeFileSync(`${dir}/garbled.map`, garbled);
+      assertThrows(() => IndexMap.open(`${dir}/garbled.map`), Error, "header is not readable");
+    });
     await t.step("not a map", () => {
       Deno.writeFileSync(`${dir}/other.map`, new TextEncoder().encode("SQLite format 3\0 ..."));
       assertThrows(() => IndexMap.open(`${dir}/other.map`), Error, "no index map header");

@@ -121,16 +121,21 @@ export class IndexMap {
    * ```
    */
   static open(path: string): IndexMap | null {
+    const bad = (why: string) => new Error(`'${path}' is not a usable index map: ${why}`);
+    if (Deno.statSync(path).size < 12) throw bad("it is cut short");
     const buffer = mapReadOnly(path);
     if (!buffer) return null;
-    const bad = (why: string) => new Error(`'${path}' is not a usable index map: ${why}`);
-    if (buffer.byteLength < 12) throw bad("it is cut short");
     const decoder = new TextDecoder();
     if (decoder.decode(new Uint8Array(buffer, 0, 8)) !== MAGIC) throw bad("no index map header");
     const headerBytes = new DataView(buffer).getUint32(8, true);
     if (12 + headerBytes > buffer.byteLength) throw bad("it is cut short");
-    const header = JSON.parse(decoder.decode(new Uint8Array(buffer, 12, headerBytes))) as MapHeader;
-    if (header.version !== VERSION) throw bad(`version ${header.version}, not ${VERSION}`);
+    let header: MapHeader;
+    try {
+      header = JSON.parse(decoder.decode(new Uint8Array(buffer, 12, headerBytes))) as MapHeader;
+    } catch {
+      throw bad("its header is not readable");
+    }
+    if (header?.version !== VERSION) throw bad(`version ${header?.version}, not ${VERSION}`);
     const widths: [Section, number][] = [
       [header.fieldStart, 4],
       [header.keyStart, 4],
