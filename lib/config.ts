@@ -66,6 +66,11 @@ export interface Config {
    * without a request or search before it gives freed memory back; 0 = never.
    */
   idleReleaseMs: number;
+  /**
+   * `PIN_DATA_FILES`: 1 locks the served database's files in memory (see
+   * `PinnedFiles`), so that no search waits for a page read back from disk.
+   */
+  pinDataFiles: boolean;
 }
 
 /** Documentation of every variable, for the README and start-up errors. */
@@ -138,6 +143,11 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     name: "IDLE_RELEASE_MS",
     default: "5000",
     meaning: "idle time after which freed memory goes back to the system; 0 = never",
+  },
+  {
+    name: "PIN_DATA_FILES",
+    default: "0",
+    meaning: "1 = lock the database's files in memory (needs CAP_IPC_LOCK and the memory)",
   },
 ];
 
@@ -238,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     matchMaxBytes: integerVar(env, "MATCH_MAX_BYTES", 10 * 1024 * 1024, 1024, 2 ** 31, problems),
     streamTimeoutMs: integerVar(env, "STREAM_TIMEOUT_MS", 600_000, 1000, 86_400_000, problems),
     idleReleaseMs: integerVar(env, "IDLE_RELEASE_MS", 5000, 0, 3_600_000, problems),
+    pinDataFiles: integerVar(env, "PIN_DATA_FILES", 0, 0, 1, problems) === 1,
   };
   if (config.releasePollSeconds > 0 && !releaseUrl) {
     problems.push("PROVIDERS_DB_POLL_SECONDS needs PROVIDERS_DB_URL (where to look for releases)");

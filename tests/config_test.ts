@@ -20,3 +20,11 @@ Deno.test("[config] every invalid variable is named in one error", () => {
   assertMatch(error.message, /REQUEST_TIMEOUT_MS/);
   assertMatch(error.message, /TRUST_PROXY_HEADER/);
 });
+
+Deno.test("[config] PIN_DATA_FILES is 0 (default) or 1", () => {
+  assertEquals(loadConfig({}).pinDataFiles, false);
+  assertEquals(loadConfig({ PIN_DATA_FILES: "1" }).pinDataFiles, true);
+  assertEquals(loadConfig({ PIN_DATA_FILES: "0" }).pinDataFiles, false);
+  const error: TypeError = assertThrows(() => loadConfig({ PIN_DATA_FILES: "yes" }), TypeError);
+  assertMatch(error.message, /PIN_DATA_FILES must be an integer from 0 to 1, got 'yes'/);
+});

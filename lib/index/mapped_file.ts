@@ -28,6 +28,8 @@ const SYMBOLS = {
   close: { parameters: ["i32"], result: "i32" },
   mmap: { parameters: ["pointer", "usize", "i32", "i32", "i32", "i64"], result: "pointer" },
   munmap: { parameters: ["pointer", "usize"], result: "i32" },
+  mlock: { parameters: ["pointer", "usize"], result: "i32" },
+  munlock: { parameters: ["pointer", "usize"], result: "i32" },
 } as const;
 
 type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
@@ -131,4 +133,77 @@ export function mapReadOnly(path: string): ArrayBuffer | null {
   live.add(mapping);
   unmapper.register(buffer, mapping, mapping);
   return buffer;
+}
+
+/** Bytes locked at a time by {@linkcode PinnedFiles.pin}: a pause of some milliseconds each. */
+const PIN_CHUNK_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Files whose pages are held in memory (`mlock` of a read-only mapping of
+ * each): the system can no longer page them out, so no read of them waits
+ * for the disk. A host that pages out what was not read for a while (a
+ * proactive reclaim) would otherwise make the first search that needs such
+ * a page wait some milliseconds per page. The pages are the page cache's
+ * (mapped file memory, not anonymous), shared with every other mapping.
+ * Locking needs the privilege to (`CAP_IPC_LOCK`, or a memlock limit as
+ * large as the files) and the memory.
+ */
+export class PinnedFiles {
+  readonly #held: Mapping[] = [];
+  #released = false;
+  /** Bytes locked so far. */
+  locked = 0;
+
+  /**
+   * Maps `paths` and locks their pages, {@linkcode PIN_CHUNK_BYTES} at a
+   * time with `pause()` between (reading what is not in memory yet): a
+   * server keeps answering meanwhile. Resolves with the bytes locked;
+   * rejects when files cannot be mapped here or the system refuses the lock
+   * (what was locked is let go).
+   */
+  async pin(paths: readonly string[], pause: () => Promise<void>): Promise<number> {
+    if (!canMapFiles()) throw new Error("files cannot be mapped here (Linux, glibc, --allow-ffi)");
+    const c = libc!;
+    for (const path of paths) {
+      const bytes = Deno.statSync(path).size;
+      if (bytes === 0 || this.#released) continue;
+      const fd = c.open(new TextEncoder().encode(`${path}\0`), O_RDONLY);
+      if (fd < 0) throw new Error(`Cannot open '${path}' to pin it`);
+      let pointer: Deno.PointerValue;
+      try {
+        pointer = c.mmap(null, BigInt(bytes), PROT_READ, MAP_SHARED, fd, 0n);
+      } finally {
+        c.close(fd);
+      }
+      if (pointer === null || Deno.UnsafePointer.value(pointer) === MAP_FAILED) {
+        throw new Error(`Cannot map '${path}' to pin it`);
+      }
+      const mapping = { pointer, bytes };
+      this.#held.push(mapping);
+      for (let at = 0; at < bytes && !this.#released; at += PIN_CHUNK_BYTES) {
+        const length = Math.min(PIN_CHUNK_BYTES, bytes - at);
+        if (c.mlock(Deno.UnsafePointer.offset(pointer, at), BigInt(length)) !== 0) {
+          this.release();
+          throw new Error(
+            `the system refused to lock '${path}' in memory (it needs CAP_IPC_LOCK or a memlock ` +
+              "limit as large as the files, and the memory)",
+          );
+        }
+        this.locked += length;
+        await pause();
+      }
+    }
+    if (this.#released) this.release();
+    return this.locked;
+  }
+
+  /** Unlocks and unmaps every file (also stops a {@linkcode pin} under way). */
+  release(): void {
+    this.#released = true;
+    for (const { pointer, bytes } of this.#held.splice(0)) {
+      libc?.munlock(pointer, BigInt(bytes));
+      libc?.munmap(pointer, BigInt(bytes));
+    }
+    this.locked = 0;
+  }
 }

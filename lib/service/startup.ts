@@ -9,7 +9,8 @@ import { Dataset } from "./dataset.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import { openSqliteStore } from "../store/sqlite_store.ts";
-import { canMapFiles } from "../index/mapped_file.ts";
+import { canMapFiles, PinnedFiles } from "../index/mapped_file.ts";
+import { partFiles, partPath } from "../store/parts.ts";
 import { openSearchableStore, type SearchableSqliteStore, withSearch } from "../search/searcher.ts";
 import { StoreOpenError } from "../store/store.ts";
 import { type PoolObserver, SearchPool } from "../search/pool.ts";
@@ -47,6 +48,45 @@ export interface Serving {
  * ```
  */
 export async function openServing(
+  path: string,
+  config: Config,
+  log: Logger,
+  observer?: PoolObserver,
+): Promise<Serving> {
+  const serving = await openStoreAndPool(path, config, log, observer);
+  if (config.pinDataFiles) pinWhileServed(path, serving.store, log);
+  return serving;
+}
+
+/**
+ * Locks the files `store` reads in memory (`PIN_DATA_FILES`), a chunk
+ * between tasks while it serves, and lets them go when it closes. The
+ * postings part is left out when the index is read from the index map.
+ */
+function pinWhileServed(path: string, store: SearchableSqliteStore, log: Logger): void {
+  const { parts } = store;
+  const unread = parts.map && canMapFiles() ? parts.postings : null;
+  const files = [
+    path,
+    ...partFiles(parts).filter((f) => f !== unread).map((f) => partPath(path, f)),
+  ];
+  const pins = new PinnedFiles();
+  const close = store.close.bind(store);
+  store.close = () => {
+    pins.release();
+    close();
+  };
+  pins.pin(files, () => new Promise((resolve) => setTimeout(resolve, 0))).then(
+    (bytes) => log.info("data files pinned in memory", { path, files: files.length, bytes }),
+    (error) =>
+      log.warn("data files not pinned in memory", {
+        path,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  );
+}
+
+async function openStoreAndPool(
   path: string,
   config: Config,
   log: Logger,

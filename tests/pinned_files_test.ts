@@ -1,0 +1,52 @@
+/**
+ * Pinned files: a file's pages are locked in memory (the process's locked
+ * memory grows by the file's size) and let go again; a release stops a pin
+ * under way.
+ */
+import { assertEquals } from "@std/assert";
+import { PinnedFiles } from "../lib/index/mapped_file.ts";
+
+/** This process's locked memory in kB, as another process reads it (see `pool_test.ts`). */
+async function lockedKb(): Promise<number> {
+  const { stdout } = await new Deno.Command("cat", { args: [`/proc/${Deno.pid}/status`] }).output();
+  const match = /VmLck:\s+(\d+) kB/.exec(new TextDecoder().decode(stdout));
+  if (!match) throw new Error("no VmLck line in /proc/PID/status");
+  return Number(match[1]);
+}
+
+Deno.test({
+  name: "[pin] a file's pages are locked in memory and let go",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      // Within the smallest memlock limit a host sets (8 MB here), with or without privileges.
+      const files = [`${dir}/a`, `${dir}/b`];
+      await Deno.writeFile(files[0]!, new Uint8Array(3 << 20).fill(7));
+      await Deno.writeFile(files[1]!, new Uint8Array(1 << 20).fill(9));
+      const before = await lockedKb();
+      const pins = new PinnedFiles();
+      let pauses = 0;
+      const bytes = await pins.pin(files, () => {
+        pauses++;
+        return Promise.resolve();
+      });
+      assertEquals(bytes, 4 << 20);
+      assertEquals(pauses, 2, "a pause after each chunk");
+      assertEquals(await lockedKb() - before, 4096);
+      pins.release();
+      assertEquals(await lockedKb(), before);
+
+      // Released while pinning: nothing stays locked, and the rest is not pinned.
+      const stopped = new PinnedFiles();
+      const locked = await stopped.pin(files, () => {
+        stopped.release();
+        return Promise.resolve();
+      });
+      assertEquals(locked, 0);
+      assertEquals(await lockedKb(), before);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
