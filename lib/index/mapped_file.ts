@@ -100,19 +100,11 @@ export function canMapFiles(): boolean {
 }
 
 /**
- * The whole file at `path`, mapped read-only and shared, as an
- * `ArrayBuffer`; null where files cannot be mapped (see
- * {@linkcode canMapFiles}) or the file is empty. Throws when the file
+ * Maps the whole file at `path` read-only and shared (files can be mapped
+ * here: see {@linkcode canMapFiles}); null when it is empty. Throws when it
  * cannot be opened or mapped.
- *
- * @example
- * ```ts
- * const buffer = mapReadOnly("data/providers.db.4242-m1x2y3.map");
- * if (buffer) new Uint8Array(buffer, 0, 8); // the file's first bytes, read in place
- * ```
  */
-export function mapReadOnly(path: string): ArrayBuffer | null {
-  if (!canMapFiles()) return null;
+function mapWhole(path: string): Mapping | null {
   const c = libc!;
   const bytes = Deno.statSync(path).size;
   if (bytes === 0) return null;
@@ -128,8 +120,26 @@ export function mapReadOnly(path: string): ArrayBuffer | null {
   if (pointer === null || Deno.UnsafePointer.value(pointer) === MAP_FAILED) {
     throw new Error(`Cannot map '${path}' (${bytes} bytes) into memory`);
   }
-  const buffer = Deno.UnsafePointerView.getArrayBuffer(pointer, bytes);
-  const mapping = { pointer, bytes };
+  return { pointer, bytes };
+}
+
+/**
+ * The whole file at `path`, mapped read-only and shared, as an
+ * `ArrayBuffer`; null where files cannot be mapped (see
+ * {@linkcode canMapFiles}) or the file is empty. Throws when the file
+ * cannot be opened or mapped.
+ *
+ * @example
+ * ```ts
+ * const buffer = mapReadOnly("data/providers.db.4242-m1x2y3.map");
+ * if (buffer) new Uint8Array(buffer, 0, 8); // the file's first bytes, read in place
+ * ```
+ */
+export function mapReadOnly(path: string): ArrayBuffer | null {
+  if (!canMapFiles()) return null;
+  const mapping = mapWhole(path);
+  if (!mapping) return null;
+  const buffer = Deno.UnsafePointerView.getArrayBuffer(mapping.pointer, mapping.bytes);
   live.add(mapping);
   unmapper.register(buffer, mapping, mapping);
   return buffer;
@@ -165,20 +175,9 @@ export class PinnedFiles {
     if (!canMapFiles()) throw new Error("files cannot be mapped here (Linux, glibc, --allow-ffi)");
     const c = libc!;
     for (const path of paths) {
-      const bytes = Deno.statSync(path).size;
-      if (bytes === 0 || this.#released) continue;
-      const fd = c.open(new TextEncoder().encode(`${path}\0`), O_RDONLY);
-      if (fd < 0) throw new Error(`Cannot open '${path}' to pin it`);
-      let pointer: Deno.PointerValue;
-      try {
-        pointer = c.mmap(null, BigInt(bytes), PROT_READ, MAP_SHARED, fd, 0n);
-      } finally {
-        c.close(fd);
-      }
-      if (pointer === null || Deno.UnsafePointer.value(pointer) === MAP_FAILED) {
-        throw new Error(`Cannot map '${path}' to pin it`);
-      }
-      const mapping = { pointer, bytes };
+      const mapping = this.#released ? null : mapWhole(path);
+      if (!mapping) continue;
+      const { pointer, bytes } = mapping;
       this.#held.push(mapping);
       for (let at = 0; at < bytes && !this.#released; at += PIN_CHUNK_BYTES) {
         const length = Math.min(PIN_CHUNK_BYTES, bytes - at);
