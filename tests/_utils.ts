@@ -99,3 +99,15 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * This process's `/proc/PID/<name>` (`maps`, `status`), as another process
+ * reads it: Deno lets a process read its own `/proc` entries only with
+ * every permission.
+ */
+export async function ownProcFile(name: string): Promise<string> {
+  const { stdout, success } = await new Deno.Command("cat", { args: [`/proc/${Deno.pid}/${name}`] })
+    .output();
+  if (!success) throw new Error(`cannot read /proc/${Deno.pid}/${name}`);
+  return new TextDecoder().decode(stdout);
+}

@@ -5,11 +5,11 @@
  */
 import { assertEquals } from "@std/assert";
 import { PinnedFiles } from "../lib/index/mapped_file.ts";
+import { ownProcFile } from "./_utils.ts";
 
-/** This process's locked memory in kB, as another process reads it (see `pool_test.ts`). */
+/** This process's locked memory in kB. */
 async function lockedKb(): Promise<number> {
-  const { stdout } = await new Deno.Command("cat", { args: [`/proc/${Deno.pid}/status`] }).output();
-  const match = /VmLck:\s+(\d+) kB/.exec(new TextDecoder().decode(stdout));
+  const match = /VmLck:\s+(\d+) kB/.exec(await ownProcFile("status"));
   if (!match) throw new Error("no VmLck line in /proc/PID/status");
   return Number(match[1]);
 }

@@ -5,7 +5,7 @@
  * deadline checks for in-process use.
  */
 import { assert, assertEquals, assertThrows } from "@std/assert";
-import { assertProblem, testApp } from "./_utils.ts";
+import { assertProblem, ownProcFile, testApp } from "./_utils.ts";
 import { Dataset } from "../lib/service/dataset.ts";
 import { openSearchableStore } from "../lib/search/searcher.ts";
 import { SearchPool, type SearchPoolOptions } from "../lib/search/pool.ts";
@@ -481,12 +481,9 @@ Deno.test({
     try {
       const db = await searchFixtureDatabase(own);
       const map = readPartNames(db)!.map!;
-      // This process's mappings of the map, as another process reads them (Deno lets a process
-      // read its own /proc entries only with every permission).
+      // This process's mappings of the map.
       const mappings = async () => {
-        const { stdout } = await new Deno.Command("cat", { args: [`/proc/${Deno.pid}/maps`] })
-          .output();
-        const lines = new TextDecoder().decode(stdout).split("\n");
+        const lines = (await ownProcFile("maps")).split("\n");
         assert(lines.length > 10, "the process's mappings are read");
         return lines.filter((l) => l.endsWith(`/${map}`)).length;
       };

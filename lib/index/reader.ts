@@ -371,11 +371,14 @@ export class SearchIndex {
   /** The ids of a field's term (empty when absent). */
   list(field: number, term: string): Uint32Array {
     const key = `${field}\u0000${term}`;
-    const hit = this.#cached(key);
-    if (hit) return hit;
-    if (this.#map) return this.#remember(key, this.#map.list(field, term));
+    return this.#cached(key) ?? this.#remember(key, this.#read(field, term));
+  }
+
+  /** A term's list as stored, past the cache: a view of the index map, or read from SQLite. */
+  #read(field: number, term: string): Uint32Array {
+    if (this.#map) return this.#map.list(field, term);
     const row = this.#get.get(field, term) as { ids: Uint8Array } | undefined;
-    return this.#remember(key, row ? view(row.ids, Uint32Array, 4) : EMPTY);
+    return row ? view(row.ids, Uint32Array, 4) : EMPTY;
   }
 
   /** The ids of every term of a field starting with `prefix` (the prefix itself included). */
@@ -457,11 +460,7 @@ export class SearchIndex {
     let bits = this.#initials.get(letter);
     if (!bits) {
       // Read past the cache: the list is wanted this once.
-      const row = this.#map ? undefined : this.#get.get(FIELD.initial, letter) as
-        | { ids: Uint8Array }
-        | undefined;
-      const list = this.#map?.list(FIELD.initial, letter) ??
-        (row ? view(row.ids, Uint32Array, 4) : EMPTY);
+      const list = this.#read(FIELD.initial, letter);
       bits = bitsOf(list.length > 0 ? [list] : [], this.size + 1);
       this.#initials.set(letter, bits);
     }
