@@ -62,6 +62,8 @@ export interface WorkerStoreOptions {
   recordCacheBytes?: number;
   /** Read the index from the database's index map when it has one (default true). */
   indexMap?: boolean;
+  /** Read stored records from the database's record map when it has one (default true). */
+  recordMap?: boolean;
 }
 
 /** Messages the pool sends a worker. */
