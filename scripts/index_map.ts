@@ -1,7 +1,7 @@
 /**
- * `deno task index-map`: writes the maps a database built before index
- * maps or record maps lacks (see `lib/store/add_index_map.ts`). Stop the
- * servers of the database first; they read the maps once started again.
+ * `deno task index-map`: writes the index map of a database built before
+ * index maps (see `lib/store/add_index_map.ts`). Stop the servers of the
+ * database first; they read the map once started again.
  *
  * @module
  */
@@ -10,9 +10,9 @@ import { addIndexMap } from "../lib/store/add_index_map.ts";
 
 const USAGE = `Usage: deno task index-map [--db FILE]
 
-  Writes the maps FILE lacks beside it — its index map (posting lists and index columns) and
-  its record map (stored records) — read in place by the servers opened on it afterwards,
-  and names them in FILE. Databases imported by this version have both already.
+  Writes FILE's index map beside it (its posting lists and index columns, read in place by
+  the servers opened on it afterwards) and names it in FILE. Databases imported by this
+  version have one already.
 
   --db FILE   the database (default: $PROVIDERS_DB or data/providers.db)`;
 
@@ -24,20 +24,16 @@ function main(): void {
   }
   const db = args.db ?? Deno.env.get("PROVIDERS_DB") ?? "data/providers.db";
   const started = performance.now();
-  const { index, records } = addIndexMap(db);
+  const added = addIndexMap(db);
+  if (!added.written) {
+    console.log(`${db} has its index map already (${added.file})`);
+    return;
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
+  const mb = (added.bytes / 1048576).toFixed(0);
   console.log(
-    index.written
-      ? `Wrote ${index.file}: ${index.entries} lists and the columns, ${mb(index.bytes)}`
-      : `${db} has its index map already (${index.file})`,
+    `Wrote ${added.file}: ${added.entries} lists and the columns, ${mb} MB, in ${seconds} s`,
   );
-  console.log(
-    records.written
-      ? `Wrote ${records.file}: ${records.providers} records, ${mb(records.bytes)}`
-      : `${db} has its record map already (${records.file})`,
-  );
-  console.log(`in ${seconds} s`);
 }
 
 if (import.meta.main) {

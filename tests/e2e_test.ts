@@ -59,9 +59,8 @@ Deno.test("[e2e] the real server answers /health over TCP and stops cleanly on S
       assert(lines.filter((l) => l.msg === "request").length >= 3);
       const open = lines.find((l) => l.msg === "dataset open");
       assertEquals(open?.source, "demo");
-      // The start task's permissions map the demo's maps: its index and records are read in place.
+      // The start task's permissions map the demo's index map: its index is read in place.
       assertEquals(open?.index, "index map");
-      assertEquals(open?.records, "record map");
       assertEquals(lines.at(-1).msg, "stopped");
     });
   }

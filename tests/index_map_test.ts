@@ -2,7 +2,7 @@
  * The index map: every list, term range, list length and column reads
  * exactly as from SQLite; searches answer the same from it; a cut, foreign
  * or missing map is refused with a clear error; a database built before
- * maps gets them (the index map and the record map).
+ * maps gets one.
  */
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { DatabaseSync } from "node:sqlite";
@@ -15,7 +15,6 @@ import { openSearchableStore } from "../lib/search/searcher.ts";
 import { SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
 import { specialtyIndex } from "../routes/specialties.ts";
 import { StoreOpenError } from "../lib/store/store.ts";
-import { openSqliteStore } from "../lib/store/sqlite_store.ts";
 
 /** A demo database in a new folder, with its parts. */
 function demo(records = 4000): { dir: string; db: string } {
@@ -188,16 +187,15 @@ Deno.test("[index map] a cut, foreign or missing map is refused with what to do"
   }
 });
 
-Deno.test("[index map] a database built before maps is given them", () => {
+Deno.test("[index map] a database built before maps is given one", () => {
   const { dir, db } = demo(1500);
   try {
     const parts = readPartNames(db)!;
-    const mapFile = parts.map!, docsFile = parts.docs!;
-    // As an older build left it: no maps, none named.
+    const mapFile = parts.map!;
+    // As an older build left it: no map, none named.
     Deno.removeSync(partPath(db, mapFile));
-    Deno.removeSync(partPath(db, docsFile));
     const main = new DatabaseSync(db);
-    const { map: _, docs: __, ...older } = parts;
+    const { map: _, ...older } = parts;
     main.prepare("UPDATE meta SET value = ? WHERE key = ?").run(
       JSON.stringify(older),
       PARTS_META_KEY,
@@ -205,7 +203,6 @@ Deno.test("[index map] a database built before maps is given them", () => {
     main.close();
     const urls = ["/v1/providers/search?q=jo", "/v1/providers/search?q=smith&state=CA"];
     const before = answers(db, true, urls);
-    const records = allRecords(db);
     // A server holding the database: nothing is named, and no map is left behind.
     const served = openSearchableStore(db, { lazyIndex: true });
     try {
@@ -217,30 +214,14 @@ Deno.test("[index map] a database built before maps is given them", () => {
       served.close();
     }
     const added = addIndexMap(db);
-    assertEquals(added.index.written, true);
-    assertEquals(added.index.file, mapFile, "the map takes its postings part's stamp");
-    assert(added.index.entries > 100 && added.index.bytes > 0);
-    assertEquals(added.records.written, true);
-    assertEquals(added.records.file, docsFile, "so does the record map");
-    assertEquals(added.records.providers, 1500);
+    assertEquals(added.written, true);
+    assertEquals(added.file, mapFile, "the map takes its postings part's stamp");
+    assert(added.entries > 100 && added.bytes > 0);
     assertEquals(readPartNames(db)!.map, mapFile);
-    assertEquals(readPartNames(db)!.docs, docsFile);
     assert(IndexMap.open(partPath(db, mapFile)), "the map written opens");
     assertEquals(answers(db, true, urls), before);
-    assertEquals(allRecords(db), records);
-    const again = addIndexMap(db);
-    assertEquals([again.index.written, again.records.written], [false, false], "left as it is");
+    assertEquals(addIndexMap(db).written, false, "a database with a map is left as it is");
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
 });
-
-/** Every provider's JSON text, from the record map when the database has one. */
-function allRecords(db: string): string[] {
-  const store = openSqliteStore(db, { lazyIndex: true, recordCacheBytes: 0 });
-  try {
-    return store.providerJsonById(Array.from({ length: store.dataset().records }, (_, i) => i + 1));
-  } finally {
-    store.close();
-  }
-}

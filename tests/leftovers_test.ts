@@ -17,7 +17,7 @@ function buildFiles(dir: string): string[] {
     .map((e) => e.name)
     .filter((name) =>
       /\.(building|stage|download)-/.test(name) ||
-      /\.\d+-[0-9a-z]+\.(postings|records-|map|docs)/.test(name)
+      /\.\d+-[0-9a-z]+\.(postings|records-|map)/.test(name)
     )
     .sort();
 }

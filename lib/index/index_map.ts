@@ -27,7 +27,6 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { mapReadOnly } from "./mapped_file.ts";
-import { align8, ChunkWriter, writeWhole } from "./chunk_writer.ts";
 
 const MAGIC = "NPIXMAP1";
 const VERSION = 1;
@@ -51,6 +50,11 @@ interface MapHeader {
 }
 
 const EMPTY_IDS = new Uint32Array(0);
+
+/** Rounds up to a multiple of 8. */
+function align8(n: number): number {
+  return Math.ceil(n / 8) * 8;
+}
 
 /** -1, 0 or 1 as bytes `a[from..to)` sort before, with or after all of `key`. */
 function compareKey(a: Uint8Array, from: number, to: number, key: Uint8Array): number {
@@ -235,6 +239,44 @@ export interface IndexMapStats {
   bytes: number;
 }
 
+/** Bytes written to the file at a time. */
+const WRITE_CHUNK = 8 * 1024 * 1024;
+
+/** A file written from the start in large chunks. */
+class ChunkWriter {
+  readonly #file: Deno.FsFile;
+  readonly #buffer = new Uint8Array(WRITE_CHUNK);
+  #used = 0;
+  written = 0;
+  constructor(file: Deno.FsFile) {
+    this.#file = file;
+  }
+
+  write(bytes: Uint8Array): void {
+    let from = 0;
+    while (from < bytes.length) {
+      const n = Math.min(bytes.length - from, WRITE_CHUNK - this.#used);
+      this.#buffer.set(bytes.subarray(from, from + n), this.#used);
+      this.#used += n;
+      from += n;
+      if (this.#used === WRITE_CHUNK) this.flush();
+    }
+    this.written += bytes.length;
+  }
+
+  /** Zero bytes up to the next multiple of 8. */
+  pad(): void {
+    const gap = align8(this.written) - this.written;
+    if (gap > 0) this.write(new Uint8Array(gap));
+  }
+
+  flush(): void {
+    let at = 0;
+    while (at < this.#used) at += this.#file.writeSync(this.#buffer.subarray(at, this.#used));
+    this.#used = 0;
+  }
+}
+
 /**
  * Writes the index map of a database to `path` (through a temporary file
  * renamed when whole): the lists of its postings part `postings` (named
@@ -322,7 +364,9 @@ export function writeIndexMap(
     start = needed;
   }
   const header = JSON.parse(headerText) as MapHeader;
-  const bytes = writeWhole(path, (file) => {
+  const temp = `${path}.partial`;
+  const file = Deno.openSync(temp, { write: true, create: true, truncate: true });
+  try {
     const out = new ChunkWriter(file);
     const headerBytes = encoder.encode(headerText);
     const lead = new Uint8Array(12);
@@ -364,6 +408,16 @@ export function writeIndexMap(
     }
     out.pad();
     out.flush();
-  });
+    file.syncSync();
+  } catch (error) {
+    file.close();
+    try {
+      Deno.removeSync(temp);
+    } catch { /* never written */ }
+    throw error;
+  }
+  const bytes = file.statSync().size;
+  file.close();
+  Deno.renameSync(temp, path);
   return { entries, bytes };
 }

@@ -62,8 +62,6 @@ export interface WorkerStoreOptions {
   recordCacheBytes?: number;
   /** Read the index from the database's index map when it has one (default true). */
   indexMap?: boolean;
-  /** Read stored records from the database's record map when it has one (default true). */
-  recordMap?: boolean;
 }
 
 /** Messages the pool sends a worker. */

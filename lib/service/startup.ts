@@ -61,19 +61,14 @@ export async function openServing(
 /**
  * Locks the files `store` reads in memory (`PIN_DATA_FILES`), a chunk
  * between tasks while it serves, and lets them go when it closes. The
- * postings part is left out when the index is read from the index map, the
- * records parts when the records are read from the record map.
+ * postings part is left out when the index is read from the index map.
  */
 function pinWhileServed(path: string, store: SearchableSqliteStore, log: Logger): void {
   const { parts } = store;
-  const mapped = canMapFiles();
-  const unread = new Set([
-    ...(parts.map && mapped ? [parts.postings] : []),
-    ...(parts.docs && mapped ? parts.records.map((r) => r.file) : []),
-  ]);
+  const unread = parts.map && canMapFiles() ? parts.postings : null;
   const files = [
     path,
-    ...partFiles(parts).filter((f) => !unread.has(f)).map((f) => partPath(path, f)),
+    ...partFiles(parts).filter((f) => f !== unread).map((f) => partPath(path, f)),
   ];
   const pins = new PinnedFiles();
   const close = store.close.bind(store);
@@ -192,22 +187,17 @@ function summary(info: { source: string; records: number; active: number; built_
 }
 
 /**
- * How the dataset is served: its search workers, and where its index and
- * its records are read from — in place from its maps, or from SQLite (and
+ * How the dataset is served: its search workers, and where its index is
+ * read from — in place from its index map, or copied out of SQLite (and
  * why: no map, or no FFI to map it).
  */
 function serving(store: SearchableSqliteStore, pool: SearchPool | null) {
-  const from = (map: string | undefined, name: string) =>
-    !map
-      ? `sqlite (no ${name}: deno task index-map)`
-      : canMapFiles()
-      ? name
-      : `sqlite (the ${name} cannot be mapped: run with --allow-ffi on Linux)`;
-  return {
-    search_workers: pool?.stats.workers ?? 0,
-    index: from(store.parts.map, "index map"),
-    records: from(store.parts.docs, "record map"),
-  };
+  const index = !store.parts.map
+    ? "sqlite (no index map: deno task index-map)"
+    : canMapFiles()
+    ? "index map"
+    : "sqlite (the index map cannot be mapped: run with --allow-ffi on Linux)";
+  return { search_workers: pool?.stats.workers ?? 0, index };
 }
 
 function buildDemo(

@@ -81,7 +81,6 @@ import { writeProviderTables } from "./provider_tables.ts";
 import { applyStagedSides, type Joins, SIDE_BITS, SIDE_TABLES } from "./reference_tables.ts";
 import { releaseMemory } from "../memory.ts";
 import { writeIndexMap } from "../index/index_map.ts";
-import { writeRecordMap } from "./record_map.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 
 export type { BuildStats, FileRecord, FinalizeProgress } from "./build_meta.ts";
@@ -122,7 +121,6 @@ export class DatabaseBuilder {
   readonly #postingsName: string;
   /** The index map part, written from the postings and columns when the build finishes. */
   readonly #mapName: string;
-  readonly #docsName: string;
   readonly #describe: (code: string) => string | null;
   readonly #files: FileRecord[] = [];
   readonly #batchSize: number;
@@ -193,7 +191,6 @@ export class DatabaseBuilder {
     // The index is written anew (an update rebuilds it from the records): a new postings part.
     this.#postingsName = partName(options.target, paths.stamp, "postings");
     this.#mapName = partName(options.target, paths.stamp, "map");
-    this.#docsName = partName(options.target, paths.stamp, "docs");
     const postingsPath = partPath(options.target, this.#postingsName);
     removeIfExists(postingsPath);
     this.#postings = new DatabaseSync(postingsPath);
@@ -716,13 +713,6 @@ export class DatabaseBuilder {
       this.#postings,
       this.#postingsName,
     );
-    writeRecordMap(
-      partPath(this.#options.target, this.#docsName),
-      db,
-      this.#recordParts.rows(),
-      this.#recordParts.lastSeq,
-      this.#recordParts.names()[0]!.file,
-    );
     writeMeta(db, {
       source: this.#options.source,
       update: this.#options.update ?? false,
@@ -747,7 +737,6 @@ export class DatabaseBuilder {
       postings: this.#postingsName,
       records: this.#recordParts.names(),
       map: this.#mapName,
-      docs: this.#docsName,
     };
   }
 

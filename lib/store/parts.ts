@@ -48,11 +48,6 @@ export interface PartNames {
    * one file, read in place. Optional: without it they are read from SQLite.
    */
   map?: string;
-  /**
-   * The record map (`record_map.ts`): the stored records in one file, read
-   * in place. Optional: without it they are read from the records parts.
-   */
-  docs?: string;
 }
 
 /**
@@ -104,18 +99,14 @@ export function parseParts(value: string | undefined): PartNames {
   } catch {
     throw new TypeError("The database's list of part files is not JSON");
   }
-  const { postings, records, map, docs } = (parsed ?? {}) as {
+  const { postings, records, map } = (parsed ?? {}) as {
     postings?: unknown;
     records?: unknown;
     map?: unknown;
-    docs?: unknown;
   };
   if (!plainName(postings)) throw new TypeError("The database's postings part has no valid name");
   if (map !== undefined && !plainName(map)) {
     throw new TypeError("The database's index map has no valid name");
-  }
-  if (docs !== undefined && !plainName(docs)) {
-    throw new TypeError("The database's record map has no valid name");
   }
   if (!Array.isArray(records) || records.length === 0) {
     throw new TypeError("The database names no records part");
@@ -130,22 +121,12 @@ export function parseParts(value: string | undefined): PartNames {
     previous = first;
     return { file: part.file, first };
   });
-  return {
-    postings,
-    records: parts,
-    ...(map === undefined ? {} : { map }),
-    ...(docs === undefined ? {} : { docs }),
-  };
+  return map === undefined ? { postings, records: parts } : { postings, records: parts, map };
 }
 
-/** Every file a database's parts are (postings first, the records in order, then the maps). */
+/** Every file a database's parts are (postings first, the records in order, the index map last). */
 export function partFiles(names: PartNames): string[] {
-  return [
-    names.postings,
-    ...names.records.map((r) => r.file),
-    ...(names.map ? [names.map] : []),
-    ...(names.docs ? [names.docs] : []),
-  ];
+  return [names.postings, ...names.records.map((r) => r.file), ...(names.map ? [names.map] : [])];
 }
 
 /**

@@ -3,9 +3,8 @@
  * provider ids (`WHERE id IN (…)`, a read transaction and a statement step
  * per batch instead of per record: at 1 million records about 2 µs a record
  * against 9 µs for one statement each), one per records part for their
- * records — or, when the database has a record map (`record_map.ts`), each
- * read in place from it — and one per reference table for the batch's NPIs
- * that have rows there.
+ * records, and one per reference table for the batch's NPIs that have rows
+ * there.
  *
  * @module
  */
@@ -14,7 +13,6 @@ import { SIDE } from "./sides.ts";
 import type { StoredRecord } from "./record_text.ts";
 import { arrayRows } from "../sqlite_rows.ts";
 import type { RecordParts } from "./record_parts.ts";
-import type { RecordMap } from "./record_map.ts";
 import { bySize, padded, RECORD_BATCH } from "./record_batch_sizes.ts";
 
 export { RECORD_BATCH } from "./record_batch_sizes.ts";
@@ -26,13 +24,10 @@ export interface StoredRecordRow extends StoredRecord {
 }
 
 const NONE: readonly string[] = [];
-/** A row's reference rows before they are read. */
-const NO_SIDES = { otherNames: NONE, locations: NONE, endpoints: NONE } as const;
 
 /**
  * Reads stored records by provider id: the providers' rows from `db` (the
- * main file) and their records from the records parts, or both from
- * `map`; their reference rows from `db`.
+ * main file), their records from the records parts.
  *
  * @example
  * ```ts
@@ -43,7 +38,6 @@ const NO_SIDES = { otherNames: NONE, locations: NONE, endpoints: NONE } as const
 export function recordBatchReader(
   db: DatabaseSync,
   records: RecordParts,
-  map: RecordMap | null = null,
 ): (ids: readonly number[]) => StoredRecordRow[] {
   const main = bySize((marks) =>
     arrayRows(db.prepare(
@@ -85,8 +79,8 @@ export function recordBatchReader(
     }
     return byNpi;
   };
-  /** The rows of `ids` from SQLite: the provider rows, then their records from the parts. */
-  const fromSqlite = (ids: readonly number[], byId: Map<number, StoredRecordRow>): void => {
+  return (ids) => {
+    const byId = new Map<number, StoredRecordRow>();
     const seqOf = new Map<number, number>();
     for (let at = 0; at < ids.length; at += RECORD_BATCH) {
       const chunk = ids.slice(at, at + RECORD_BATCH);
@@ -97,7 +91,15 @@ export function recordBatchReader(
         number,
       ][];
       for (const [id, npi, sides, seq] of rows) {
-        byId.set(id, { id, npi, sides, doc: "", ...NO_SIDES });
+        byId.set(id, {
+          id,
+          npi,
+          sides,
+          doc: "",
+          otherNames: NONE,
+          locations: NONE,
+          endpoints: NONE,
+        });
         seqOf.set(id, seq);
       }
     }
@@ -106,17 +108,6 @@ export function recordBatchReader(
       const doc = docs.get(seq);
       if (doc === undefined) byId.delete(id);
       else byId.get(id)!.doc = doc;
-    }
-  };
-  return (ids) => {
-    const byId = new Map<number, StoredRecordRow>();
-    if (map) {
-      for (const id of ids) {
-        const found = map.get(id);
-        if (found) byId.set(id, { id, ...found, ...NO_SIDES });
-      }
-    } else {
-      fromSqlite(ids, byId);
     }
     for (const [bit, statement, key] of tables) {
       const npis: number[] = [];

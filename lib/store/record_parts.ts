@@ -30,17 +30,6 @@ function partIndex(firsts: readonly number[], seq: number): number {
   return lo;
 }
 
-/** Every record of the parts `dbs` (in ascending first seq), in ascending seq. */
-function* partRows(
-  dbs: readonly DatabaseSync[],
-): Generator<{ seq: number; npi: number; doc: string }> {
-  for (const db of dbs) {
-    for (const row of db.prepare("SELECT seq, npi, doc FROM record ORDER BY seq").iterate()) {
-      yield row as { seq: number; npi: number; doc: string };
-    }
-  }
-}
-
 /** One records part opened for reading. */
 interface ReadPart {
   db: DatabaseSync;
@@ -92,21 +81,6 @@ export class RecordParts {
   doc(seq: number): string | undefined {
     const part = this.#parts[partIndex(this.#firsts, seq)]!;
     return (part.one.get(seq) as { doc: string } | undefined)?.doc;
-  }
-
-  /** Every record in ascending seq. */
-  rows(): Generator<{ seq: number; npi: number; doc: string }> {
-    return partRows(this.#parts.map((part) => part.db));
-  }
-
-  /** The highest seq the parts hold (0 when they hold none). */
-  lastSeq(): number {
-    for (let k = this.#parts.length - 1; k >= 0; k--) {
-      const { n } = this.#parts[k]!.db.prepare("SELECT coalesce(max(seq), 0) AS n FROM record")
-        .get() as { n: number };
-      if (n > 0) return n;
-    }
-    return 0;
   }
 
   /**
@@ -330,9 +304,15 @@ export class RecordPartsWriter {
   }
 
   /** Every record in ascending seq. */
-  rows(): Generator<{ seq: number; npi: number; doc: string }> {
+  *rows(): Generator<{ seq: number; npi: number; doc: string }> {
     this.flush();
-    return partRows(this.#parts.map((part) => part.db));
+    for (const part of this.#parts) {
+      for (
+        const row of part.db.prepare("SELECT seq, npi, doc FROM record ORDER BY seq").iterate()
+      ) {
+        yield row as { seq: number; npi: number; doc: string };
+      }
+    }
   }
 
   /** How many records the parts hold. */

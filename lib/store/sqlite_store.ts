@@ -13,7 +13,6 @@ import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts
 import { ByteLru, type CacheCounters } from "../lru.ts";
 import { type ColumnBytes, SearchIndex } from "../index/reader.ts";
 import { IndexMap } from "../index/index_map.ts";
-import { type MappedRecord, RecordMap } from "./record_map.ts";
 import { canMapFiles } from "../index/mapped_file.ts";
 import { recordBatchReader, type StoredRecordRow } from "./record_batch.ts";
 import { RecordText, type StoredRecord } from "./record_text.ts";
@@ -73,30 +72,30 @@ function providerOf(stored: StoredRecord, describe: (code: string) => string | n
 }
 
 /**
- * Reads one provider record: the stored record (from the record map, or
- * else its records part) joined with its rows of the reference files (only
- * when its `sides` bits say there are some).
+ * Reads one provider record: the stored record (from its records part)
+ * joined with its rows of the reference files (only when its `sides` bits
+ * say there are some).
  */
 function recordReader(
   db: DatabaseSync,
   parts: RecordParts,
   describe: (code: string) => string | null,
-  map: RecordMap | null,
 ) {
   const columns = "SELECT record, npi, sides FROM provider";
   const byId = db.prepare(`${columns} WHERE id = ?`);
   const byNpi = db.prepare(
     `${columns} WHERE id = (SELECT id FROM provider_npi WHERE npi = ?)`,
   );
-  const idOfNpi = db.prepare("SELECT id FROM provider_npi WHERE npi = ?");
   const side = (table: string) =>
     db.prepare(`SELECT doc FROM ${table} WHERE npi = ? ORDER BY rowid`);
   const other = side("other_name"), location = side("location"), endpoint = side("endpoint");
   const docs = (statement: StatementSync, npi: number, sides: number, bit: number) =>
     (sides & bit) !== 0 ? statement.all(npi).map((row) => (row as { doc: string }).doc) : [];
-  const provider = (found: MappedRecord | undefined): Provider | null => {
-    if (!found) return null;
-    const { doc, npi, sides } = found;
+  const provider = (row: unknown): Provider | null => {
+    if (!row) return null;
+    const { record, npi, sides } = row as { record: number; npi: number; sides: number };
+    const doc = parts.doc(record);
+    if (doc === undefined) return null;
     return providerOf({
       doc,
       sides,
@@ -105,25 +104,9 @@ function recordReader(
       endpoints: docs(endpoint, npi, sides, SIDE.endpoints),
     }, describe);
   };
-  /** A provider row's stored record, from the records parts. */
-  const stored = (row: unknown): MappedRecord | undefined => {
-    if (!row) return undefined;
-    const { record, npi, sides } = row as { record: number; npi: number; sides: number };
-    const doc = parts.doc(record);
-    return doc === undefined ? undefined : { doc, npi, sides };
-  };
-  if (map) {
-    return {
-      byId: (id: number) => provider(map.get(id)),
-      byNpi: (npi: number) => {
-        const row = idOfNpi.get(npi) as { id: number } | undefined;
-        return row ? provider(map.get(row.id)) : null;
-      },
-    };
-  }
   return {
-    byId: (id: number) => provider(stored(byId.get(id))),
-    byNpi: (npi: number) => provider(stored(byNpi.get(npi))),
+    byId: (id: number) => provider(byId.get(id)),
+    byNpi: (npi: number) => provider(byNpi.get(npi)),
   };
 }
 
@@ -152,59 +135,30 @@ export interface SqliteStoreOptions {
    * from SQLite.
    */
   indexMap?: boolean;
-  /**
-   * Read the stored records from the record map (`record_map.ts`) when the
-   * database has one and this process can map files. Default true; false
-   * reads them from the records parts.
-   */
-  recordMap?: boolean;
 }
 
 /**
- * Opens the map part `file` of the database at `path` with `open`; null
- * when the database names none (`file` undefined), `wanted` is false, or
- * files cannot be mapped here. Throws when the part is missing.
+ * The index map of the database at `path`, mapped; null when it names
+ * none, `wanted` is false, or files cannot be mapped here. Throws when
+ * the map it names is missing, unreadable or made of other postings.
  */
-function openMapPart<T>(
-  path: string,
-  file: string | undefined,
-  wanted: boolean,
-  open: (path: string) => T | null,
-): T | null {
-  if (!file || !wanted || !canMapFiles()) return null;
+function openIndexMap(path: string, parts: PartNames, wanted: boolean): IndexMap | null {
+  if (!parts.map || !wanted || !canMapFiles()) return null;
+  const file = partPath(path, parts.map);
+  let map: IndexMap | null;
   try {
-    return open(partPath(path, file));
+    map = IndexMap.open(file);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       throw new Error(
-        `its part '${file}' is missing: keep every file the import wrote beside it ` +
+        `its part '${parts.map}' is missing: keep every file the import wrote beside it ` +
           "(the release manifest lists them), or import again",
       );
     }
     throw error;
   }
-}
-
-/**
- * The index map of the database at `path`, mapped (see
- * {@linkcode openMapPart}); also throws when it was made of other postings.
- */
-function openIndexMap(path: string, parts: PartNames, wanted: boolean): IndexMap | null {
-  const map = openMapPart(path, parts.map, wanted, IndexMap.open);
   if (map && map.postings !== parts.postings) {
     throw new Error(`its index map '${parts.map}' was made of other postings: import again`);
-  }
-  return map;
-}
-
-/**
- * The record map of the database at `path`, mapped (see
- * {@linkcode openMapPart}); also throws when it was made of other records.
- */
-function openRecordMap(path: string, parts: PartNames, wanted: boolean): RecordMap | null {
-  const map = openMapPart(path, parts.docs, wanted, RecordMap.open);
-  if (map && map.records !== parts.records[0]!.file) {
-    throw new Error(`its record map '${parts.docs}' was made of other records: import again`);
   }
   return map;
 }
@@ -271,20 +225,15 @@ export function openSqliteStore(
   let parts: PartNames;
   let recordParts: RecordParts;
   let postings: DatabaseSync;
-  let recordMap: RecordMap | null;
   try {
     parts = parseParts(meta.get(PARTS_META_KEY));
     recordParts = RecordParts.open(path, parts.records);
-    let opened: DatabaseSync | undefined;
     try {
-      opened = openPart(partPath(path, parts.postings));
-      recordMap = openRecordMap(path, parts, options.recordMap ?? true);
+      postings = openPart(partPath(path, parts.postings));
     } catch (error) {
       recordParts.close();
-      opened?.close();
       throw error;
     }
-    postings = opened;
   } catch (error) {
     db.close();
     throw new StoreOpenError(
@@ -307,8 +256,8 @@ export function openSqliteStore(
   }));
   const names = new Map(taxonomy.map((t) => [t.code, t.display]));
   const describe = (code: string) => names.get(code) ?? null;
-  const records = recordReader(db, recordParts, describe, recordMap);
-  const readBatch = recordBatchReader(db, recordParts, recordMap);
+  const records = recordReader(db, recordParts, describe);
+  const readBatch = recordBatchReader(db, recordParts);
   const text = new RecordText(describe);
   const idByNpi: StatementSync = db.prepare("SELECT id FROM provider_npi WHERE npi = ?");
   // Provider JSON texts by id (UTF-16: two bytes a character).
