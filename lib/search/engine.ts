@@ -1382,6 +1382,10 @@ function browse(query: SearchQuery, ctx: EngineContext): SearchPage {
   return page;
 }
 
+/** Ids whose code ranges {@linkcode facetCounts} reads at a time, and where it keeps them. */
+const CODE_CHUNK = 4096;
+const codeStarts = new Uint32Array(CODE_CHUNK), codeEnds = new Uint32Array(CODE_CHUNK);
+
 const ALL_FACETS: readonly FacetName[] = ["state", "taxonomy", "entity_type", "sex", "city"];
 
 /** Whether facet entry `a` is listed before `b`: more providers first, then by value. */
@@ -1431,16 +1435,41 @@ function facetCounts(
   const offsets = codes ? index.taxOffsets : null, held = codes ? index.taxCodes : null;
   const flags = index.flags;
   let male = 0, female = 0, individual = 0, organization = 0;
-  for (let i = 0; i < ids.length; i++) {
-    if ((i & CHECK_EVERY) === 0) checkWatch(watch);
-    const id = ids[i]!;
-    if (states) states[state![id]!]!++;
-    if (cities) cities[city![id]!]!++;
-    if (codes) {
-      for (let k = offsets![id]!, end = offsets![id + 1]!; k < end; k++) codes[held![k]!]!++;
+  // A pass a column, each of reads that do not wait on one another, so that the processor overlaps
+  // their cache misses (a state's nurse practitioners are scattered over columns of millions); one
+  // pass reading every column for an id in turn was a quarter slower.
+  const n = ids.length;
+  if (states) {
+    for (let i = 0; i < n; i++) {
+      if ((i & CHECK_EVERY) === 0) checkWatch(watch);
+      states[state![ids[i]!]!]!++;
     }
-    if (flagged) {
-      const f = flags[id]!;
+  }
+  if (cities) {
+    for (let i = 0; i < n; i++) {
+      if ((i & CHECK_EVERY) === 0) checkWatch(watch);
+      cities[city![ids[i]!]!]!++;
+    }
+  }
+  if (codes) {
+    // Where each id's codes start and end, a chunk of ids at a time; then the codes themselves.
+    for (let from = 0; from < n; from += CODE_CHUNK) {
+      checkWatch(watch);
+      const to = Math.min(n, from + CODE_CHUNK);
+      for (let i = from; i < to; i++) {
+        const id = ids[i]!;
+        codeStarts[i - from] = offsets![id]!;
+        codeEnds[i - from] = offsets![id + 1]!;
+      }
+      for (let j = 0; j < to - from; j++) {
+        for (let k = codeStarts[j]!, end = codeEnds[j]!; k < end; k++) codes[held![k]!]!++;
+      }
+    }
+  }
+  if (flagged) {
+    for (let i = 0; i < n; i++) {
+      if ((i & CHECK_EVERY) === 0) checkWatch(watch);
+      const f = flags[ids[i]!]!;
       if (f & FLAG.male) male++;
       else if (f & FLAG.female) female++;
       if (f & FLAG.individual) individual++;
