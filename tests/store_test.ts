@@ -13,6 +13,7 @@ import { assertJson, testApp } from "./_utils.ts";
 import { Dataset } from "../lib/service/dataset.ts";
 import { assertThrows } from "@std/assert";
 import { renderRecords } from "../lib/store/flat_records.ts";
+import { FLAG } from "../lib/index/fields.ts";
 
 /** The conformance suite. */
 export async function storeConformance(t: Deno.TestContext, store: ProviderStore): Promise<void> {
@@ -192,6 +193,29 @@ Deno.test("[store] state counts, read without the lists, agree with the state co
     assert(counted.filter((n) => n > 0).length > 1, "the fixture has several states");
     assertEquals(index.states.map((_, value) => index.stateCount(value)), counted);
   });
+});
+
+Deno.test("[store] deactivated providers' ids follow the active ones' (activeEnd)", async () => {
+  await onSearchFixture(
+    (path) => openSearchableStore(path, { indexMap: false }),
+    (store) => {
+      const index = store.index;
+      const end = index.activeEnd;
+      const active = (id: number) => (index.flags[id]! & FLAG.active) !== 0;
+      assert(end > 1 && end <= index.size, `the fixture has both kinds (end ${end})`);
+      for (let id = 1; id <= index.size; id++) assertEquals(active(id), id < end, `id ${id}`);
+      assertEquals(index.countFlags(FLAG.active, FLAG.active), end - 1);
+    },
+  );
+  // Flags out of that order (never written by a build) are told apart: the flags are tested.
+  await onSearchFixture(
+    (path) => openSearchableStore(path, { indexMap: false }),
+    (store) => {
+      const flags = store.index.flags;
+      flags[1] = flags[1]! & ~FLAG.active;
+      assertEquals(store.index.activeEnd, 0);
+    },
+  );
 });
 
 Deno.test("[store] providers read in one batch are those read one at a time, in the order asked", async () => {

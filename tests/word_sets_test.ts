@@ -97,6 +97,20 @@ Deno.test("[word sets] leveled unions: merged, marked and dense agree with the m
         JSON.stringify([...modelUnion(input)].filter(([id]) => id % 2 === 1)),
         `${word.kind} word set, odd ids`,
       );
+      // Ids from `end` on cut off (an odd and an even end), with and without a flag test.
+      for (const end of [rng.int(universe!) | 1, rng.int(universe!) & ~1]) {
+        const below = [...modelUnion(input)].filter(([id]) => id < end);
+        assertEquals(
+          JSON.stringify(plain(wordSetIds(word, everyone, 0, 0, end))),
+          JSON.stringify(below),
+          `${word.kind} word set below ${end}`,
+        );
+        assertEquals(
+          JSON.stringify(plain(wordSetIds(word, odd, 1, 1, end))),
+          JSON.stringify(below.filter(([id]) => id % 2 === 1)),
+          `${word.kind} word set, odd ids below ${end}`,
+        );
+      }
     }
   }
 });
@@ -307,6 +321,17 @@ Deno.test("[word sets] keepFlagged copies, never edits its input", () => {
   const all = keepFlagged(set, flags, 0, 0);
   all.ids[0] = 99;
   assertEquals([...set.ids], [1, 2, 3]);
+  // Ids from `end` on are cut off, their flags unread; a copy still, unless in place.
+  assertEquals(plain(keepFlagged(set, flags, 1, 1, false, 3)), [[1, 4]]);
+  const below = keepFlagged(set, flags, 0, 0, false, 3);
+  assertEquals(plain(below), [[1, 4], [2, 5]]);
+  below.ids[0] = 99;
+  assertEquals([...set.ids], [1, 2, 3]);
+  assertEquals(plain(keepFlagged(set, flags, 0, 0, false, 1)), []);
+  const own = { ids: Uint32Array.of(1, 2, 3), levels: Uint8Array.of(4, 5, 6) };
+  const kept = keepFlagged(own, flags, 1, 1, true, 3);
+  assertEquals(plain(kept), [[1, 4]]);
+  assertEquals(kept.ids.buffer, own.ids.buffer, "in place: the caller's own arrays");
 });
 
 Deno.test("[filter lists] bitmaps and galloping give the same intersections", () => {

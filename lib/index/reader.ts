@@ -112,6 +112,7 @@ export class SearchIndex {
   readonly #range: StatementSync;
   readonly #cache: ByteLru<Uint32Array>;
   readonly #flagCounts = new Map<number, number>();
+  #activeEnd: number | undefined;
   #stateCounts: Uint32Array | null = null;
   /** Bitmaps of the providers with each first or middle initial, by letter (see `initialBits`). */
   readonly #initials = new Map<string, Uint32Array>();
@@ -465,6 +466,24 @@ export class SearchIndex {
       this.#initials.set(letter, bits);
     }
     return bits;
+  }
+
+  /**
+   * The first id of the deactivated providers: every id below it is active
+   * and none from it on is, as the rank order puts active providers first
+   * (`size + 1` when all are active). 0 when the flags do not hold that.
+   * Found by one pass over the flags, on first use.
+   */
+  get activeEnd(): number {
+    if (this.#activeEnd === undefined) {
+      const flags = this.flags;
+      let end = 1;
+      while (end <= this.size && (flags[end]! & FLAG.active) !== 0) end++;
+      let id = end;
+      while (id <= this.size && (flags[id]! & FLAG.active) === 0) id++;
+      this.#activeEnd = id > this.size ? end : 0;
+    }
+    return this.#activeEnd;
   }
 
   /** How many providers have `flags & mask === value` (computed once per mask and value). */

@@ -509,9 +509,12 @@ export function keepInBits(set: Leveled, bits: Uint32Array): Leveled {
 
 /**
  * The ids of a leveled list (with their levels) whose byte in `flags`
- * passes `(flags[id] & mask) === value`, as new arrays: the input, which
- * may be cached, is not touched — unless `inPlace` says it is the
- * caller's own, whose arrays then hold the answer.
+ * passes `(flags[id] & mask) === value` and that are below `end`, as new
+ * arrays: the input, which may be cached, is not touched — unless
+ * `inPlace` says it is the caller's own, whose arrays then hold the
+ * answer. The ids from `end` on are cut off by one search, their flags not
+ * read (a caller that knows they all fail the test: the deactivated
+ * providers, whose ids follow the active ones').
  *
  * @example
  * ```ts
@@ -525,9 +528,11 @@ export function keepFlagged(
   mask: number,
   value: number,
   inPlace = false,
+  end = Infinity,
 ): Leveled {
-  const { ids, levels } = set;
-  if (mask === 0) return inPlace ? set : { ids: ids.slice(), levels: levels.slice() };
+  const cut = end === Infinity ? set.ids.length : seek(set.ids, end);
+  const ids = set.ids.subarray(0, cut), levels = set.levels.subarray(0, cut);
+  if (mask === 0) return inPlace ? { ids, levels } : { ids: ids.slice(), levels: levels.slice() };
   // In place (the caller's own arrays): kept entries move down, never past one not yet read.
   const outIds = inPlace ? ids : new Uint32Array(ids.length);
   const outLevels = inPlace ? levels : new Uint8Array(ids.length);

@@ -230,6 +230,22 @@ function flagTest(query: SearchQuery): { mask: number; value: number } {
   return { mask, value };
 }
 
+/**
+ * A flag test with its active bit answered by the rank order (active
+ * providers' ids come first, `SearchIndex.activeEnd`): every id from `end`
+ * on fails it, and below `end` only the other bits are left to test. The
+ * whole test, and no `end`, for a query that takes deactivated providers
+ * or flags that do not follow the order.
+ */
+function activeCut(
+  test: { mask: number; value: number },
+  index: SearchIndex,
+): { mask: number; value: number; end: number } {
+  const end = (test.mask & test.value & FLAG.active) !== 0 ? index.activeEnd : 0;
+  if (end === 0) return { ...test, end: Infinity };
+  return { mask: test.mask & ~FLAG.active, value: test.value & ~FLAG.active, end };
+}
+
 function nameLists(index: SearchIndex, field: number, matches: readonly NameMatch[]): Uint32Array {
   return unionAll(
     matches.map((m) => (m.prefix ? index.prefix(field, m.key) : index.list(field, m.key))),
@@ -651,11 +667,12 @@ function finishWords(
   // A sparse union narrowed further is read as it is (each step makes new arrays), and the flag
   // test is left for the few that remain; otherwise the test makes the copy the caller edits.
   const flagsLater = union.kind === "sparse" && !boxes && (words.length > 1 || filters.length > 0);
+  const cut = activeCut(test, ctx.index);
   let set = dense.length > 1
     ? intersectDense(dense, ctx.index.flags, test.mask, test.value)
     : flagsLater
     ? union.set
-    : wordSetIds(union, ctx.index.flags, test.mask, test.value);
+    : wordSetIds(union, ctx.index.flags, cut.mask, cut.value, cut.end);
   if (boxes) set = keepInBoxes(set, boxes, ctx.index);
   for (const f of filters.sort((a, b) => a.size - b.size)) {
     if (set.ids.length === 0) break;
@@ -688,7 +705,7 @@ function finishWords(
   }
   // The last step's arrays are this search's own (not the cached union's): filtered in place.
   return flagsLater
-    ? keepFlagged(set, ctx.index.flags, test.mask, test.value, set.ids !== union.set.ids)
+    ? keepFlagged(set, ctx.index.flags, cut.mask, cut.value, set.ids !== union.set.ids, cut.end)
     : set;
 }
 
@@ -1019,11 +1036,14 @@ function evaluate(query: SearchQuery, ctx: EngineContext, top: number | null = n
     set = found;
   } else {
     const ids = candidatesNear(query, filters, ctx);
+    const cut = activeCut(test, index);
     set = keepFlagged(
       { ids, levels: new Uint8Array(ids.length) },
       index.flags,
-      test.mask,
-      test.value,
+      cut.mask,
+      cut.value,
+      false,
+      cut.end,
     );
   }
   checkWatch(ctx);
@@ -1311,13 +1331,16 @@ function filtered(query: SearchQuery, ctx: EngineContext): ResultSet | number {
     ? Math.min(base ? base.length : ctx.index.countFlags(test.mask, test.value), inRange)
     : Math.min(doubt.length, inRange);
   if ((check || doubtCheck) && reads > (ctx.maxRecordChecks ?? MAX_RECORD_CHECKS)) return reads;
-  const ids = new Uint32Array(count);
+  // The deactivated providers' ids, after the active ones', are not read when they fail the test.
+  const cut = activeCut(test, ctx.index);
+  const within = cut.end === Infinity ? count : base ? seek(base, cut.end) : cut.end - 1;
+  const ids = new Uint32Array(within);
   let n = 0, checked = 0, d = 0;
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < within; i++) {
     if ((i & CHECK_EVERY) === 0) checkWatch(ctx);
     const id = base ? base[i]! : i + 1;
     if (range && (id < range.from || id >= range.to)) continue;
-    if ((ctx.index.flags[id]! & test.mask) !== test.value) continue;
+    if ((ctx.index.flags[id]! & cut.mask) !== cut.value) continue;
     let needs = check;
     if (doubtCheck) {
       // Both lists ascend: the unsure ones are met in order.

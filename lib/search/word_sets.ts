@@ -90,16 +90,24 @@ export function buildWordSet(parts: readonly LeveledPart[], universe: number): W
 
 /**
  * The ids of a word set in order, with their levels, whose byte in `flags`
- * passes `(flags[id] & mask) === value`, as new arrays (a dense set is read
- * end to end).
+ * passes `(flags[id] & mask) === value` and that are below `end`, as new
+ * arrays (a dense set is read end to end, or to `end`; see `keepFlagged`).
  */
-export function wordSetIds(word: WordSet, flags: Uint8Array, mask: number, value: number): Leveled {
-  if (word.kind === "sparse") return keepFlagged(word.set, flags, mask, value);
+export function wordSetIds(
+  word: WordSet,
+  flags: Uint8Array,
+  mask: number,
+  value: number,
+  end = Infinity,
+): Leveled {
+  if (word.kind === "sparse") return keepFlagged(word.set, flags, mask, value, false, end);
   const ids = new Uint32Array(word.size);
   const levels = new Uint8Array(word.size);
   const nibbles = word.nibbles;
+  // Ids `2·at` and `2·at + 1` are below `end` while `at` is below `stop` (the last byte, half).
+  const stop = Math.min(nibbles.length, Math.ceil(end / 2));
   let n = 0;
-  for (let at = 0; at < nibbles.length; at++) {
+  for (let at = 0; at < stop; at++) {
     const byte = nibbles[at]!;
     if (byte === 0) continue;
     const even = at << 1;
@@ -107,7 +115,7 @@ export function wordSetIds(word: WordSet, flags: Uint8Array, mask: number, value
       ids[n] = even;
       levels[n++] = (byte & 15) - 1;
     }
-    if (byte >>> 4 !== 0 && (flags[even + 1]! & mask) === value) {
+    if (byte >>> 4 !== 0 && even + 1 < end && (flags[even + 1]! & mask) === value) {
       ids[n] = even + 1;
       levels[n++] = (byte >>> 4) - 1;
     }
