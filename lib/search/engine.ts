@@ -669,7 +669,7 @@ function finishWords(
   const flagsLater = union.kind === "sparse" && !boxes && (words.length > 1 || filters.length > 0);
   const cut = activeCut(test, ctx.index);
   let set = dense.length > 1
-    ? intersectDense(dense, ctx.index.flags, test.mask, test.value)
+    ? intersectDense(dense, ctx.index.flags, cut.mask, cut.value, cut.end)
     : flagsLater
     ? union.set
     : wordSetIds(union, ctx.index.flags, cut.mask, cut.value, cut.end);

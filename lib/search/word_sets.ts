@@ -90,8 +90,9 @@ export function buildWordSet(parts: readonly LeveledPart[], universe: number): W
 
 /**
  * The ids of a word set in order, with their levels, whose byte in `flags`
- * passes `(flags[id] & mask) === value` and that are below `end`, as new
- * arrays (a dense set is read end to end, or to `end`; see `keepFlagged`).
+ * passes `(flags[id] & mask) === value` (not read when `mask` is 0) and
+ * that are below `end`, as new arrays (a dense set is read end to end, or
+ * to `end`; see `keepFlagged`).
  */
 export function wordSetIds(
   word: WordSet,
@@ -106,16 +107,17 @@ export function wordSetIds(
   const nibbles = word.nibbles;
   // Ids `2·at` and `2·at + 1` are below `end` while `at` is below `stop` (the last byte, half).
   const stop = Math.min(nibbles.length, Math.ceil(end / 2));
+  const tested = mask !== 0;
   let n = 0;
   for (let at = 0; at < stop; at++) {
     const byte = nibbles[at]!;
     if (byte === 0) continue;
     const even = at << 1;
-    if ((byte & 15) !== 0 && (flags[even]! & mask) === value) {
+    if ((byte & 15) !== 0 && (!tested || (flags[even]! & mask) === value)) {
       ids[n] = even;
       levels[n++] = (byte & 15) - 1;
     }
-    if (byte >>> 4 !== 0 && even + 1 < end && (flags[even + 1]! & mask) === value) {
+    if (byte >>> 4 !== 0 && even + 1 < end && (!tested || (flags[even + 1]! & mask) === value)) {
       ids[n] = even + 1;
       levels[n++] = (byte >>> 4) - 1;
     }
@@ -129,8 +131,9 @@ function present(x: number): number {
 }
 
 /**
- * The ids in every one of the dense sets (over the same universe) whose
- * byte in `flags` passes `(flags[id] & mask) === value`, each at the worst
+ * The ids in every one of the dense sets (over the same universe) below
+ * `end` whose byte in `flags` passes `(flags[id] & mask) === value` (not
+ * read when `mask` is 0; see `keepFlagged` for `end`), each at the worst
  * of its levels, as new arrays sized by the smallest set: one pass over the
  * sets eight ids at a time, skipping the words where they share no id,
  * instead of listing the first set's ids and looking each up in the others.
@@ -149,6 +152,7 @@ export function intersectDense(
   flags: Uint8Array,
   mask: number,
   value: number,
+  end = Infinity,
 ): Leveled {
   if (dense.length === 0) throw new RangeError("Cannot intersect no dense sets");
   const sets = dense.map((d) => d.nibbles);
@@ -164,7 +168,10 @@ export function intersectDense(
   let n = 0;
   const first = words[0]!, second = words[1] ?? first, rest = words.slice(2);
   const whole = first.length;
-  for (let w = 0; w < whole; w++) {
+  // Words of ids all below `end` (those of the word `end` falls in are checked one by one).
+  const stop = Math.min(whole, Math.ceil(end / 8));
+  const tested = mask !== 0;
+  for (let w = 0; w < stop; w++) {
     const a = first[w]!;
     if (a === 0) continue;
     const b = second[w]!;
@@ -176,7 +183,7 @@ export function intersectDense(
       shared ^= low;
       const shift = 31 - Math.clz32(low);
       const id = (w << 3) + (shift >>> 2);
-      if ((flags[id]! & mask) !== value) continue;
+      if (id >= end || (tested && (flags[id]! & mask) !== value)) continue;
       let worst = (a >>> shift) & 15;
       const mb = (b >>> shift) & 15;
       if (mb > worst) worst = mb;
@@ -189,7 +196,7 @@ export function intersectDense(
     }
   }
   // The bytes after the last whole word (when the byte length is not a multiple of 4).
-  for (let id = whole << 3; id < bytes << 1; id++) {
+  for (let id = whole << 3; id < Math.min(bytes << 1, end); id++) {
     let worst = 0;
     for (const s of sets) {
       const mark = nibbleAt(s, id);
