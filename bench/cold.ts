@@ -88,8 +88,23 @@ export interface ResultRecord {
  * const harvest = await harvestProviders("http://127.0.0.1:7860", { pages: 2000, seed: 1 });
  * ```
  */
-export async function harvestProviders(
+export function harvestProviders(
   base: string,
+  options: { pages: number; seed: number; concurrency?: number },
+): Promise<Harvest> {
+  return harvestPages(async (zip) => {
+    const response = await politeFetch(`${base}/v1/providers/search?postal_code=${zip}&limit=100`);
+    if (!response.ok) throw new Error(`Harvesting ZIP ${zip} answered ${response.status}`);
+    return (await response.json() as { results: ResultRecord[] }).results;
+  }, options);
+}
+
+/**
+ * {@linkcode harvestProviders} with the pages read by `page` (the first
+ * 100 records of a ZIP): over HTTP, or from a store in this process.
+ */
+export async function harvestPages(
+  page: (zip: string) => Promise<ResultRecord[]>,
   options: { pages: number; seed: number; concurrency?: number },
 ): Promise<Harvest> {
   const zips = shuffle(allZips().map((z) => z.zip), new Rng(options.seed));
@@ -97,17 +112,10 @@ export async function harvestProviders(
   let pages = 0, next = 0;
   const worker = async () => {
     while (pages < options.pages && next < zips.length) {
-      const zip = zips[next++]!;
-      const response = await politeFetch(
-        `${base}/v1/providers/search?postal_code=${zip}&limit=100`,
-      );
-      if (!response.ok) {
-        throw new Error(`Harvesting ZIP ${zip} answered ${response.status}`);
-      }
-      const body = await response.json() as { results: ResultRecord[] };
-      if (body.results.length === 0) continue;
+      const results = await page(zips[next++]!);
+      if (results.length === 0) continue;
       pages++;
-      for (const r of body.results) providers.push(harvested(r));
+      for (const r of results) providers.push(harvested(r));
     }
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
