@@ -1458,9 +1458,9 @@ function facetCounts(
   const offsets = codes ? index.taxOffsets : null, held = codes ? index.taxCodes : null;
   const flags = index.flags;
   let male = 0, female = 0, individual = 0, organization = 0;
-  // A pass a column, each of reads that do not wait on one another, so that the processor overlaps
-  // their cache misses (a state's nurse practitioners are scattered over columns of millions); one
-  // pass reading every column for an id in turn was a quarter slower.
+  // One pass a column, whose reads do not wait on one another, so that the processor overlaps their
+  // cache misses (a state's nurse practitioners are scattered over columns of millions); one pass
+  // reading every column for an id in turn was a quarter slower.
   const n = ids.length;
   if (states) {
     for (let i = 0; i < n; i++) {
