@@ -14,6 +14,9 @@ import { Dataset } from "../lib/service/dataset.ts";
 import { assertThrows } from "@std/assert";
 import { renderRecords } from "../lib/store/flat_records.ts";
 import { FLAG } from "../lib/index/fields.ts";
+import { buildDemoDatabase } from "../lib/demo/build.ts";
+import { SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
+import { specialtyIndex } from "../routes/specialties.ts";
 
 /** The conformance suite. */
 export async function storeConformance(t: Deno.TestContext, store: ProviderStore): Promise<void> {
@@ -216,6 +219,35 @@ Deno.test("[store] deactivated providers' ids follow the active ones' (activeEnd
       assertEquals(store.index.activeEnd, 0);
     },
   );
+});
+
+Deno.test("[store] the bound between active and deactivated providers: the last active found, the first deactivated only when asked", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = `${dir}/demo.db`;
+  buildDemoDatabase({ path: db, records: 4000, seed: 9 });
+  const store = openSearchableStore(db);
+  try {
+    const first = store.index.activeEnd;
+    assert(first > 1 && first <= store.index.size, `the demo has deactivated providers (${first})`);
+    const specialties = specialtyIndex(store);
+    const ids = (params: string) => {
+      const path = `/v1/providers/search?${params}`;
+      const url = new URL(path, "http://x").searchParams;
+      const cursorScope = { query: path, release: "" };
+      const query = toSearchQuery(SEARCH_PARAMS.parse(url), { specialties, cursorScope, url });
+      return store.search(query).hits.map((h) => h.id);
+    };
+    const npiOf = (id: number) => JSON.parse(store.providerJsonById([id])[0]!).npi as string;
+    // Deactivated records carry no name or place: they are found by NPI, and only when asked.
+    const last = npiOf(first - 1), deactivated = npiOf(first);
+    assertEquals(ids(`npi=${last}`), [first - 1]);
+    assertEquals(ids(`npi=${deactivated}`), []);
+    assertEquals(ids(`npi=${deactivated}&include_deactivated=true`), [first]);
+    assertEquals(ids(`npi=${last},${deactivated}&include_deactivated=true`), [first - 1, first]);
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("[store] providers read in one batch are those read one at a time, in the order asked", async () => {

@@ -77,7 +77,7 @@ import {
 } from "./distance_page.ts";
 import { extraFilterList, keepUpdated } from "./extra_filters.ts";
 import { type LeveledSet, levelPositions, sortByLevel } from "./level_page.ts";
-import { nearestPage } from "./nearest.ts";
+import { type NearestPage, nearestPage, type NearestRequest } from "./nearest.ts";
 import { type LazyPoints, pointsNearest } from "./points.ts";
 import { browseUpdated, countUpdated } from "./updated_browse.ts";
 import type { SearchIndex } from "../index/reader.ts";
@@ -1071,6 +1071,19 @@ function evaluate(query: SearchQuery, ctx: EngineContext, top: number | null = n
   return sortResults(query, set, distances);
 }
 
+/** {@linkcode nearestPage} of sorted candidates, the deactivated ones cut off by the active bound. */
+function nearestActive(
+  candidates: Uint32Array,
+  request: NearestRequest,
+  ctx: EngineContext,
+): NearestPage {
+  const cut = activeCut(request, ctx.index);
+  const within = cut.end === Infinity
+    ? candidates
+    : candidates.subarray(0, seek(candidates, cut.end));
+  return nearestPage(within, ctx.index, { ...request, mask: cut.mask, value: cut.value }, ctx);
+}
+
 /** Candidates around a point: the list filters, or the cells of the bounding box. */
 function candidatesNear(
   query: SearchQuery,
@@ -1289,7 +1302,7 @@ function nearest(query: SearchQuery, ctx: EngineContext): SearchPage {
   // Without filters every provider of the circle counts: the points answer, not the providers.
   const page = filters.length === 0 && ctx.points
     ? pointsNearest(ctx.points.get(), ctx.index.flags, request, ctx)
-    : nearestPage(candidatesNear(query, filters, ctx), ctx.index, request, ctx);
+    : nearestActive(candidatesNear(query, filters, ctx), request, ctx);
   const hits: SearchHit[] = page.ids.map((id, k) => ({
     id,
     distance: Math.round(page.distances[k]! * 10) / 10,

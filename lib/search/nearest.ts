@@ -173,7 +173,7 @@ export function nearestPage(
     const id = candidates[i]!;
     // The circle first: most candidates of its cells lie outside it, and the flags are not read.
     const d = circle.distance(lats[id]!, lons[id]!, after ? Infinity : heap.worst());
-    if (d === OUTSIDE || (flags[id]! & mask) !== value) continue;
+    if (d === OUTSIDE || (mask !== 0 && (flags[id]! & mask) !== value)) continue;
     total++;
     if (d === FAR_INSIDE || (after && (d < afterD || (d === afterD && id <= afterId)))) continue;
     heap.offer(d, id);
