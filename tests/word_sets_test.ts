@@ -115,6 +115,26 @@ Deno.test("[word sets] leveled unions: merged, marked and dense agree with the m
   }
 });
 
+Deno.test("[word sets] leveled intersections, stepped or galloped, agree with the model", () => {
+  const rng = new Rng(17);
+  for (const [short, long] of [[1000, 1200], [1000, 7000], [1000, 9000], [200, 60_000], [0, 50]]) {
+    for (let round = 0; round < 4; round++) {
+      const universe = 100_000;
+      const leveled = (count: number): Leveled => {
+        const ids = randomList(rng, count, universe);
+        return { ids, levels: Uint8Array.from(ids, () => rng.int(15)) };
+      };
+      const a = leveled(short!), b = leveled(long!);
+      const inB = new Map(plain(b));
+      const want = plain(a).filter(([id]) => inB.has(id)).map((
+        [id, level],
+      ): [number, number] => [id, Math.max(level, inB.get(id)!)]);
+      assertEquals(plain(intersectLeveled(a, b)), want, `${short} against ${long}`);
+      assertEquals(plain(intersectLeveled(b, a)), want, `${long} against ${short}`);
+    }
+  }
+});
+
 Deno.test("[word sets] a word matching an eighth of all ids or more is dense", () => {
   const rng = new Rng(3);
   const dense = buildWordSet([{ list: randomList(rng, 400, 1000), level: 2 }], 1000);

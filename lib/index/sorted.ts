@@ -297,10 +297,17 @@ export function intersectLeveled(a: Leveled, b: Leveled): Leveled {
   const ids = new Uint32Array(a.ids.length);
   const levels = new Uint8Array(a.ids.length);
   let n = 0, j = 0;
-  for (let i = 0; i < a.ids.length && j < b.ids.length; i++) {
-    const v = a.ids[i]!;
-    if (b.ids[j]! < v) j = seek(b.ids, v, j);
-    if (j < b.ids.length && b.ids[j] === v) {
+  // Lists of a size are stepped through (a step is a read), a much longer one galloped through.
+  const near = b.ids.length < 8 * a.ids.length;
+  const bi = b.ids, ai = a.ids;
+  for (let i = 0; i < ai.length && j < bi.length; i++) {
+    const v = ai[i]!;
+    if (bi[j]! < v) {
+      if (near) {
+        do j++; while (j < bi.length && bi[j]! < v);
+      } else j = seek(bi, v, j);
+    }
+    if (j < bi.length && bi[j] === v) {
       ids[n] = v;
       levels[n++] = Math.max(a.levels[i]!, b.levels[j]!);
     }
