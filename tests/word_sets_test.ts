@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import {
+  intersect,
   intersectLeveled,
   keepFlagged,
   keepInBits,
@@ -115,7 +116,7 @@ Deno.test("[word sets] leveled unions: merged, marked and dense agree with the m
   }
 });
 
-Deno.test("[word sets] leveled intersections, stepped or galloped, agree with the model", () => {
+Deno.test("[word sets] intersections, leveled or plain, stepped or galloped, agree with the model", () => {
   const rng = new Rng(17);
   for (const [short, long] of [[1000, 1200], [1000, 7000], [1000, 9000], [200, 60_000], [0, 50]]) {
     for (let round = 0; round < 4; round++) {
@@ -131,6 +132,9 @@ Deno.test("[word sets] leveled intersections, stepped or galloped, agree with th
       ): [number, number] => [id, Math.max(level, inB.get(id)!)]);
       assertEquals(plain(intersectLeveled(a, b)), want, `${short} against ${long}`);
       assertEquals(plain(intersectLeveled(b, a)), want, `${long} against ${short}`);
+      const ids = want.map(([id]) => id);
+      assertEquals([...intersect(a.ids, b.ids)], ids, `plain, ${short} against ${long}`);
+      assertEquals([...intersect(b.ids, a.ids)], ids, `plain, ${long} against ${short}`);
     }
   }
 });

@@ -26,8 +26,9 @@ export function seek(list: Uint32Array, target: number, from = 0): number {
 }
 
 /**
- * Intersection of two lists; gallops through the longer one, so the cost
- * follows the shorter.
+ * Intersection of two lists; steps through the longer one when it is
+ * within 8 times the shorter, else gallops, so the cost follows the
+ * shorter.
  *
  * @example
  * ```ts
@@ -40,7 +41,7 @@ export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
   let n = 0, j = 0;
   for (let i = 0; i < a.length && j < b.length; i++) {
     const v = a[i]!;
-    if (b[j]! < v) j = b.length - a.length > 64 ? seek(b, v, j) : advance(b, v, j);
+    if (b[j]! < v) j = b.length >= 8 * a.length ? seek(b, v, j) : advance(b, v, j);
     if (j < b.length && b[j] === v) out[n++] = v;
   }
   return out.subarray(0, n);
