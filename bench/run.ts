@@ -313,9 +313,12 @@ async function main(): Promise<void> {
   if (args["cold-only"]) {
     if (!args.db) throw new UsageError("--cold-only needs --db FILE");
     const only = args.classes ? args.classes.split(",") : null;
+    // The threads to serve with, when set here (else the server's defaults).
     const env: Record<string, string> = {};
-    const workers = Deno.env.get("SEARCH_WORKERS");
-    if (workers) env.SEARCH_WORKERS = workers;
+    for (const name of ["SEARCH_WORKERS", "SERVE_THREADS"]) {
+      const value = Deno.env.get(name);
+      if (value) env[name] = value;
+    }
     const cold = await coldRun(args.db, seconds, only, env);
     const { records } = cold;
     const name = `${ROOT}bench/results/${new Date().toISOString().slice(0, 10)}-${records}-cold`;

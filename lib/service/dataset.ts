@@ -23,9 +23,16 @@ export type DatasetState =
 /** Holds the current store; swapped atomically when a new one is ready. */
 export class Dataset {
   #state: DatasetState;
+  readonly #opened: PromiseWithResolvers<void> = Promise.withResolvers();
 
   constructor(initial: DatasetState = { kind: "loading", message: "Starting", progress: 0 }) {
     this.#state = initial;
+    if (initial.kind === "ready") this.#opened.resolve();
+  }
+
+  /** Resolves once a store is first served ({@linkcode Dataset.ready}); never when none is. */
+  opened(): Promise<void> {
+    return this.#opened.promise;
   }
 
   /** The current state. */
@@ -116,6 +123,7 @@ export class Dataset {
   ready(store: SearchableStore, pool: SearchPool | null = null, release?: ReleaseInfo): void {
     const previous = this.#state;
     this.#state = { kind: "ready", store, pool, release };
+    this.#opened.resolve();
     if (previous.kind !== "ready") return;
     const drained = previous.pool && previous.pool !== pool
       ? previous.pool.close()

@@ -37,10 +37,15 @@ export const LATENCY_BUCKETS: readonly number[] = [
 
 const METHODS = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
 
+/** One registry's metrics as values (`Registry.getMetricsAsJSON`), to add up across threads. */
+export type MetricSnapshot = Awaited<ReturnType<client.Registry["getMetricsAsJSON"]>>;
+
 /** Everything `/metrics` reports, and the hooks that feed it. */
 export class Metrics {
   /** The registry `/metrics` renders. */
   readonly registry: client.Registry = new client.Registry();
+  /** The other serving threads' metrics (`SERVE_THREADS`), or null with one. */
+  peers: (() => Promise<MetricSnapshot[]>) | null = null;
   readonly #requests: client.Counter<"route" | "method" | "status">;
   readonly #latency: client.Histogram<"route" | "status">;
   readonly #validations: client.Counter<"result">;
@@ -160,9 +165,20 @@ export class Metrics {
     this.#bodyBytes.inc({ stage: "sent" }, bytesOut);
   }
 
-  /** The exposition text (Prometheus text format 0.0.4). */
-  text(): Promise<string> {
-    return this.registry.metrics();
+  /**
+   * The exposition text (Prometheus text format 0.0.4): with other serving
+   * threads, their metrics added in (counters and histograms summed, each
+   * gauge as its `aggregator` says).
+   */
+  async text(): Promise<string> {
+    if (!this.peers) return this.registry.metrics();
+    const [own, others] = await Promise.all([this.snapshot(), this.peers()]);
+    return client.AggregatorRegistry.aggregate([own, ...others]).metrics();
+  }
+
+  /** This thread's metrics as values, for the thread that answers `/metrics`. */
+  snapshot(): Promise<MetricSnapshot> {
+    return this.registry.getMetricsAsJSON();
   }
 
   /** The media type of {@linkcode Metrics.text}. */
@@ -175,6 +191,7 @@ export class Metrics {
     const registers = [this.registry];
     new client.Gauge({
       name: "dataset_ready",
+      aggregator: "min",
       help: "1 when a dataset is loaded and searchable (what /ready answers 200 for), else 0",
       registers,
       collect() {
@@ -183,6 +200,7 @@ export class Metrics {
     });
     new client.Gauge({
       name: "dataset_info",
+      aggregator: "first",
       help: "The dataset served (always 1): its version (in every ETag), source and build time",
       labelNames: ["version", "source", "built_at"],
       registers,
@@ -199,6 +217,7 @@ export class Metrics {
     });
     new client.Gauge({
       name: "dataset_records",
+      aggregator: "first",
       help: "Provider records served, by status (all, active, deactivated)",
       labelNames: ["status"],
       registers,
@@ -234,6 +253,7 @@ export class Metrics {
     });
     new client.Gauge({
       name: "search_expected_wait_seconds",
+      aggregator: "max",
       help: "What a search arriving now would wait for a worker (the admission estimate)",
       registers,
       collect() {
@@ -242,6 +262,7 @@ export class Metrics {
     });
     new client.Gauge({
       name: "search_wait_calibration",
+      aggregator: "average",
       help:
         "What waits estimated from service times are multiplied by (99th percentile of actual / estimated waits)",
       registers,
@@ -274,7 +295,9 @@ export class Metrics {
     });
     new client.Gauge({
       name: "cache_hit_ratio",
-      help: "Hits over lookups of each cache since the dataset was opened (0 before any lookup)",
+      aggregator: "average",
+      help: "Hits over lookups of each cache since the dataset was opened (0 before any lookup; " +
+        "the mean over the serving threads when there are several)",
       labelNames: ["cache"],
       registers,
       collect() {
@@ -286,9 +309,10 @@ export class Metrics {
     });
     new client.Gauge({
       name: "process_memory_bytes",
+      aggregator: "first",
       help:
         "Memory of this process: rss; anonymous and file_mapped (from /proc/self/smaps_rollup, " +
-        "Linux); heap_used, heap_total and external (V8)",
+        "Linux); heap_used, heap_total and external (V8, of the thread that answered)",
       labelNames: ["kind"],
       registers,
       collect() {

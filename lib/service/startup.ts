@@ -93,7 +93,9 @@ async function openStoreAndPool(
   observer?: PoolObserver,
 ): Promise<Serving> {
   if (config.searchWorkers === 0) {
-    return { store: readWhole(openSearchableStore(path)), pool: null };
+    // Several serving threads hand each other the word unions they build (`serving_threads.ts`).
+    const shareWordSets = config.serveThreads > 1;
+    return { store: readWhole(openSearchableStore(path, { shareWordSets })), pool: null };
   }
   // The workers search; this thread only reads records (detail, dataset, specialties).
   // Its index, loaded only for the few lookups the FHIR routes make here, reads the index map in
@@ -268,39 +270,53 @@ function buildDemo(
 }
 
 /**
- * Reloads the database on `SIGHUP`: opens the file at `config.databasePath`
- * again (an import renames its new file there) with new search workers, and
- * swaps it in once they are ready; requests in flight finish on the old
- * store and workers, which then stop. A file that cannot be opened is logged
- * and the current dataset keeps serving. Signals during a reload queue up
- * behind it. Returns a function that stops listening.
+ * Opens the file at `config.databasePath` again (an import renames its new
+ * file there), with new search workers, and swaps it in once they are
+ * ready; requests in flight finish on the old store and workers, which then
+ * stop. A file that cannot be opened is logged and the current dataset
+ * keeps serving. Logs `done` when it serves the file. Never rejects.
+ */
+export async function reloadDataset(
+  config: Config,
+  log: Logger,
+  dataset: Dataset,
+  observer?: PoolObserver,
+  done = "dataset reloaded",
+): Promise<void> {
+  try {
+    const { store, pool } = await openServing(config.databasePath, config, log, observer);
+    const release = readRelease(config.databasePath, store.dataset());
+    dataset.ready(store, pool, release);
+    log.info(done, {
+      path: config.databasePath,
+      release: release.id,
+      ...summary(store.dataset()),
+      ...serving(store, pool),
+    });
+  } catch (error) {
+    log.error("dataset reload failed; still serving the previous one", {
+      path: config.databasePath,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+/**
+ * Reloads the database on `SIGHUP` ({@linkcode reloadDataset}), and calls
+ * `alsoReload` (the other serving threads reload theirs). Signals during a
+ * reload queue up behind it. Returns a function that stops listening.
  */
 export function reloadOnHangup(
   config: Config,
   log: Logger,
   dataset: Dataset,
   observer?: PoolObserver,
+  alsoReload?: () => void,
 ): () => void {
   let reloading = Promise.resolve();
   const reload = () => {
-    reloading = reloading.then(async () => {
-      try {
-        const { store, pool } = await openServing(config.databasePath, config, log, observer);
-        const release = readRelease(config.databasePath, store.dataset());
-        dataset.ready(store, pool, release);
-        log.info("dataset reloaded", {
-          path: config.databasePath,
-          release: release.id,
-          ...summary(store.dataset()),
-          ...serving(store, pool),
-        });
-      } catch (error) {
-        log.error("dataset reload failed; still serving the previous one", {
-          path: config.databasePath,
-          error: error instanceof Error ? error.message : String(error),
-        });
-      }
-    });
+    alsoReload?.();
+    reloading = reloading.then(() => reloadDataset(config, log, dataset, observer));
   };
   try {
     Deno.addSignalListener("SIGHUP", reload);
