@@ -21,8 +21,9 @@ export interface Config {
   searchWorkers: number;
   /**
    * `SERVE_THREADS`: threads that each accept connections on the port (the
-   * kernel spreads connections over them) and search on their own; with 1,
-   * one serving thread hands searches to `SEARCH_WORKERS` workers.
+   * kernel spreads connections over them) and search on their own; with 1
+   * (the default), one serving thread hands searches to `SEARCH_WORKERS`
+   * workers.
    */
   serveThreads: number;
   /** `SEARCH_QUEUE`: most searches waiting for a worker; beyond, 503 `overloaded`. */
@@ -92,7 +93,7 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
   },
   {
     name: "SERVE_THREADS",
-    default: "CPU cores, or 1 (see the operations guide)",
+    default: "1",
     meaning: "threads that each accept connections and search; 1 = one thread and SEARCH_WORKERS",
   },
   { name: "SEARCH_QUEUE", default: "64", meaning: "searches waiting for a worker before 503" },
@@ -200,7 +201,7 @@ export function defaultSearchWorkers(cores: number = navigator.hardwareConcurren
   return Math.max(1, Math.min(16, Math.floor(cores) - 1));
 }
 
-/** What makes more than one serving thread the wrong choice: set, each is a reason. */
+/** What only one serving thread does, when set: each a reason against more. */
 function singleThreadReasons(env: Record<string, string | undefined>): string[] {
   const reasons: string[] = [];
   for (const name of ["SEARCH_WORKERS", "SEARCH_QUEUE", "SEARCH_MAX_WAIT_MS"]) {
@@ -219,28 +220,6 @@ function serveThreadsConflicts(env: Record<string, string | undefined>): string[
   return singleThreadReasons(env).map((reason) =>
     `SERVE_THREADS above 1 cannot go with ${reason}: set SERVE_THREADS=1 or leave that unset`
   );
-}
-
-/**
- * The default `SERVE_THREADS`: a thread per core (at most 16), so every core
- * answers HTTP and searches with nothing handed between threads; 1 where
- * the environment asks for what only one serving thread does (the search
- * pool's workers, queue or wait budget set explicitly, a rate limit, a
- * replica's release URL) and on one core. (Where the port cannot be shared, as on Deno Deploy, `main.ts`
- * serves on one thread whatever this says.)
- *
- * @example
- * ```ts
- * defaultServeThreads({}, 2); // 2
- * defaultServeThreads({ SEARCH_WORKERS: "1" }, 2); // 1
- * ```
- */
-export function defaultServeThreads(
-  env: Record<string, string | undefined>,
-  cores: number = navigator.hardwareConcurrency ?? 1,
-): number {
-  if (singleThreadReasons(env).length > 0) return 1;
-  return Math.max(1, Math.min(16, Math.floor(cores)));
 }
 
 function integerVar(
@@ -286,7 +265,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databasePath: env.PROVIDERS_DB?.trim() || "data/providers.db",
     requestTimeoutMs: integerVar(env, "REQUEST_TIMEOUT_MS", 10_000, 1, 600_000, problems),
     searchWorkers: integerVar(env, "SEARCH_WORKERS", defaultSearchWorkers(), 0, 64, problems),
-    serveThreads: integerVar(env, "SERVE_THREADS", defaultServeThreads(env), 1, 64, problems),
+    serveThreads: integerVar(env, "SERVE_THREADS", 1, 1, 64, problems),
     searchQueue: integerVar(env, "SEARCH_QUEUE", 64, 0, 100_000, problems),
     searchMaxWaitMs: integerVar(env, "SEARCH_MAX_WAIT_MS", 1000, 0, 600_000, problems),
     cacheMaxAgeSeconds: integerVar(env, "CACHE_MAX_AGE_SECONDS", 300, 0, 31_536_000, problems),

@@ -2,41 +2,46 @@
  * Serving threads (`SERVE_THREADS`): the real server with two threads on
  * one port answers from both, counts every request in `/metrics` whichever
  * thread answers the scrape, reloads both on `SIGHUP` and stops both on
- * `SIGTERM`; the configuration picks one thread where only one can do what
- * is asked.
+ * `SIGTERM`; the configuration refuses more threads with what only one
+ * thread does.
  */
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
 import { freePort, serverCommand } from "../scripts/processes.ts";
-import { defaultServeThreads, loadConfig } from "../lib/config.ts";
+import { loadConfig } from "../lib/config.ts";
 import { threadConfig } from "../lib/service/serving_threads.ts";
+import { threadCaches } from "../lib/service/startup.ts";
 
-Deno.test("[threads] one serving thread a core, unless the pool, a rate limit or a replica is asked for", () => {
-  assertEquals(defaultServeThreads({}, 2), 2);
-  assertEquals(defaultServeThreads({}, 1), 1);
-  assertEquals(defaultServeThreads({}, 64), 16);
-  for (
-    const env of [
-      { SEARCH_WORKERS: "1" },
-      { SEARCH_QUEUE: "8" },
-      { SEARCH_MAX_WAIT_MS: "500" },
-      { RATE_LIMIT_PER_MINUTE: "600" },
-      { PROVIDERS_DB_URL: "https://example.org/current.release.json" },
-    ]
-  ) assertEquals(defaultServeThreads(env, 4), 1, JSON.stringify(env));
-  assertEquals(defaultServeThreads({ RATE_LIMIT_PER_MINUTE: "0" }, 4), 4);
+Deno.test("[threads] SERVE_THREADS: 1 by default, more only without what one thread alone does", () => {
+  assertEquals(loadConfig({}).serveThreads, 1);
   assertEquals(loadConfig({ SERVE_THREADS: "3" }).serveThreads, 3);
-  const error = assertThrows(
-    () => loadConfig({ SERVE_THREADS: "2", RATE_LIMIT_PER_MINUTE: "60" }),
-    TypeError,
-  );
-  assert(/SERVE_THREADS above 1 cannot go with RATE_LIMIT_PER_MINUTE/.test(error.message));
+  for (
+    const [name, value] of <[string, string][]> [
+      ["SEARCH_WORKERS", "1"],
+      ["SEARCH_QUEUE", "8"],
+      ["SEARCH_MAX_WAIT_MS", "500"],
+      ["RATE_LIMIT_PER_MINUTE", "60"],
+      ["PROVIDERS_DB_URL", "https://example.org/current.release.json"],
+    ]
+  ) {
+    const error = assertThrows(() => loadConfig({ SERVE_THREADS: "2", [name]: value }), TypeError);
+    assert(
+      error.message.includes(`SERVE_THREADS above 1 cannot go with ${name}`),
+      error.message,
+    );
+  }
+  assertEquals(loadConfig({ SERVE_THREADS: "2", RATE_LIMIT_PER_MINUTE: "0" }).serveThreads, 2);
   assertThrows(() => loadConfig({ SERVE_THREADS: "0" }), TypeError, "SERVE_THREADS");
   // Every thread searches on its own; only the first pins the files.
   const config = loadConfig({ SERVE_THREADS: "2", PIN_DATA_FILES: "1" });
   assertEquals(threadConfig(config, true).searchWorkers, 0);
   assertEquals(threadConfig(config, true).pinDataFiles, true);
   assertEquals(threadConfig(config, false).pinDataFiles, false);
+  // Their stores share word unions and split the other caches' default budgets between them.
+  assertEquals(threadCaches(1), {});
+  assertEquals(threadCaches(2).shareWordSets, true);
+  assertEquals(threadCaches(2).postingCacheBytes, 24 * 1024 * 1024);
+  assertEquals(threadCaches(4).resultCacheBytes, 8 * 1024 * 1024);
 });
 
 const dir = await Deno.makeTempDir();

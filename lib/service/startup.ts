@@ -8,10 +8,15 @@
 import { Dataset } from "./dataset.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
-import { openSqliteStore } from "../store/sqlite_store.ts";
+import { openSqliteStore, type SqliteStoreOptions } from "../store/sqlite_store.ts";
 import { canMapFiles, PinnedFiles } from "../index/mapped_file.ts";
 import { partFiles, partPath } from "../store/parts.ts";
-import { openSearchableStore, type SearchableSqliteStore, withSearch } from "../search/searcher.ts";
+import {
+  openSearchableStore,
+  type SearchableSqliteStore,
+  type SearcherOptions,
+  withSearch,
+} from "../search/searcher.ts";
 import { StoreOpenError } from "../store/store.ts";
 import { type PoolObserver, SearchPool } from "../search/pool.ts";
 import { renderBody } from "./render.ts";
@@ -93,9 +98,10 @@ async function openStoreAndPool(
   observer?: PoolObserver,
 ): Promise<Serving> {
   if (config.searchWorkers === 0) {
-    // Several serving threads hand each other the word unions they build (`serving_threads.ts`).
-    const shareWordSets = config.serveThreads > 1;
-    return { store: readWhole(openSearchableStore(path, { shareWordSets })), pool: null };
+    return {
+      store: readWhole(openSearchableStore(path, threadCaches(config.serveThreads))),
+      pool: null,
+    };
   }
   // The workers search; this thread only reads records (detail, dataset, specialties).
   // Its index, loaded only for the few lookups the FHIR routes make here, reads the index map in
@@ -131,6 +137,24 @@ async function openStoreAndPool(
     });
     return { store: readWhole(openSearchableStore(path)), pool: null };
   }
+}
+
+/**
+ * The caches of one of `threads` serving threads' stores: they hand each
+ * other the word unions they build (`serving_threads.ts`), and each keeps
+ * its share of the other caches' default budgets, so that together they
+ * hold what one store would.
+ */
+export function threadCaches(threads: number): SqliteStoreOptions & SearcherOptions {
+  if (threads <= 1) return {};
+  const share = (mb: number) => Math.round(mb * 1024 * 1024 / threads);
+  return {
+    shareWordSets: true,
+    postingCacheBytes: share(48),
+    resultCacheBytes: share(32),
+    filterCacheBytes: share(48),
+    memberBitsCacheBytes: share(32),
+  };
 }
 
 /** Reads the whole search index now: searching on the serving thread, no search should pay for it. */
