@@ -8,7 +8,7 @@
 import { Dataset } from "./dataset.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
-import { openSqliteStore, type SqliteStoreOptions } from "../store/sqlite_store.ts";
+import { openSqliteStore } from "../store/sqlite_store.ts";
 import { canMapFiles, PinnedFiles } from "../index/mapped_file.ts";
 import { partFiles, partPath } from "../store/parts.ts";
 import {
@@ -141,20 +141,13 @@ async function openStoreAndPool(
 
 /**
  * The caches of one of `threads` serving threads' stores: they hand each
- * other the word unions they build (`serving_threads.ts`), and each keeps
- * its share of the other caches' default budgets, so that together they
- * hold what one store would.
+ * other the word unions they build (`serving_threads.ts`); the other caches
+ * are each thread's own, at their default budgets (split between two
+ * threads, the FHIR listings' filter unions no longer fit and those classes
+ * ran at half the speed: the benchmarks' eighteenth round).
  */
-export function threadCaches(threads: number): SqliteStoreOptions & SearcherOptions {
-  if (threads <= 1) return {};
-  const share = (mb: number) => Math.round(mb * 1024 * 1024 / threads);
-  return {
-    shareWordSets: true,
-    postingCacheBytes: share(48),
-    resultCacheBytes: share(32),
-    filterCacheBytes: share(48),
-    memberBitsCacheBytes: share(32),
-  };
+export function threadCaches(threads: number): SearcherOptions {
+  return threads > 1 ? { shareWordSets: true } : {};
 }
 
 /** Reads the whole search index now: searching on the serving thread, no search should pay for it. */
