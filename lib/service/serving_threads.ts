@@ -10,8 +10,9 @@
  *
  * Messages: the first thread sends `reload`, `close` and `metrics`
  * (a request, answered `metrics` with the same id); a serving thread sends
- * `listening` (or `failed`), `closed`, `metrics` answers and `gather` (a
- * request for every other thread's metrics, answered `gathered`).
+ * `failed` (when it cannot serve), `closed`, `metrics` answers and `gather`
+ * (a request for every other thread's metrics, answered `gathered`); both
+ * send `wordSets`, the word unions their engine built.
  *
  * @module
  */
@@ -35,7 +36,6 @@ export type ToServingThread =
 
 /** Messages a serving thread sends the first thread. */
 export type FromServingThread =
-  | { type: "listening" }
   | WordSetsMessage
   | { type: "failed"; message: string }
   | { type: "closed" }
@@ -104,21 +104,18 @@ interface Thread {
  * ```ts
  * const entry = new URL(Deno.mainModule);
  * const threads = ServingThreads.start(1, entry, { metrics, dataset }, log);
- * await threads.listening;
+ * threads.reload();
  * await threads.close();
  * ```
  */
 export class ServingThreads {
   readonly #threads: Thread[] = [];
   readonly #metrics: Metrics;
-  readonly #dataset: Dataset;
   readonly #log: Logger;
   readonly #sharing: ReturnType<typeof setInterval>;
   /** Metrics requests sent to threads, by id: each waits for its answer. */
   readonly #asked = new Map<number, (snapshot: MetricSnapshot) => void>();
   #nextId = 1;
-  /** Resolves once every thread listens, or has failed (logged). */
-  readonly listening: Promise<void>;
 
   private constructor(
     count: number,
@@ -128,20 +125,14 @@ export class ServingThreads {
   ) {
     const { metrics, dataset } = service;
     this.#metrics = metrics;
-    this.#dataset = dataset;
     this.#log = log;
-    const started: Promise<void>[] = [];
     for (let number = 1; number <= count; number++) {
       const worker = new Worker(entry.href, { type: "module", name: `${THREAD_NAME}${number}` });
       const thread: Thread = { worker, number, closed: Promise.withResolvers() };
-      const up = Promise.withResolvers<void>();
-      started.push(up.promise);
       worker.onmessage = (event: MessageEvent<FromServingThread>) => {
         const message = event.data;
-        if (message.type === "listening") up.resolve();
-        else if (message.type === "failed") {
+        if (message.type === "failed") {
           log.error("serving thread failed to start", { thread: number, error: message.message });
-          up.resolve();
         } else if (message.type === "closed") thread.closed.resolve();
         else if (message.type === "metrics") this.#asked.get(message.id)?.(message.snapshot);
         else if (message.type === "gather") void this.#answerGather(thread, message.id);
@@ -154,11 +145,9 @@ export class ServingThreads {
         event.preventDefault();
         log.error("serving thread crashed", { thread: number, error: event.message });
         this.#remove(thread);
-        up.resolve();
       };
       this.#threads.push(thread);
     }
-    this.listening = Promise.all(started).then(() => {});
     metrics.peers = () => this.snapshots();
     this.#sharing = setInterval(() => {
       const fresh = freshWordSets(dataset);
@@ -186,11 +175,6 @@ export class ServingThreads {
     log: Logger,
   ): ServingThreads {
     return new ServingThreads(count, entry, service, log);
-  }
-
-  /** The serving threads running. */
-  get size(): number {
-    return this.#threads.length;
   }
 
   /** Tells every thread to open the database again (`SIGHUP`). */
@@ -280,8 +264,8 @@ export function threadConfig(config: Config, first: boolean): Config {
 /**
  * Runs this worker as serving thread `number`: opens the database, listens
  * on the shared port once it can search, and answers the first thread's
- * messages (reload, close, metrics) until told to close. Resolves when it
- * listens, or has reported that it could not.
+ * messages (reload, close, metrics, word unions) until told to close.
+ * Resolves when it listens, or has reported that it could not.
  */
 export async function serveAsThread(service: ThreadService, number: number): Promise<void> {
   const { app, log, dataset, metrics } = service;
@@ -346,7 +330,6 @@ export async function serveAsThread(service: ThreadService, number: number): Pro
   }
   try {
     listening = listen(app, config, log, { reusePort: true, thread: number });
-    scope.postMessage({ type: "listening" });
   } catch (error) {
     scope.postMessage({
       type: "failed",
