@@ -201,8 +201,8 @@ export function defaultSearchWorkers(cores: number = navigator.hardwareConcurren
   return Math.max(1, Math.min(16, Math.floor(cores) - 1));
 }
 
-/** What only one serving thread does, when set: each a reason against more. */
-function singleThreadReasons(env: Record<string, string | undefined>): string[] {
+/** What only one serving thread does, when set: each refuses `SERVE_THREADS` above 1. */
+function serveThreadsConflicts(env: Record<string, string | undefined>): string[] {
   const reasons: string[] = [];
   for (const name of ["SEARCH_WORKERS", "SEARCH_QUEUE", "SEARCH_MAX_WAIT_MS"]) {
     if (env[name]?.trim()) reasons.push(`${name} (the search pool of one serving thread)`);
@@ -213,11 +213,7 @@ function singleThreadReasons(env: Record<string, string | undefined>): string[] 
   if (env.PROVIDERS_DB_URL?.trim()) {
     reasons.push("PROVIDERS_DB_URL (a replica installs releases on one thread)");
   }
-  return reasons;
-}
-
-function serveThreadsConflicts(env: Record<string, string | undefined>): string[] {
-  return singleThreadReasons(env).map((reason) =>
+  return reasons.map((reason) =>
     `SERVE_THREADS above 1 cannot go with ${reason}: set SERVE_THREADS=1 or leave that unset`
   );
 }
