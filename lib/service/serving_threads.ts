@@ -91,6 +91,36 @@ export function servingThreadNumber(): number {
 /** How long a thread's metrics are waited for before `/metrics` answers without them (ms). */
 export const METRICS_WAIT_MS = 2000;
 
+/**
+ * Requests sent to another thread by id, each waiting for its answer: an
+ * answer not come within its time resolves to the fallback (and, late,
+ * is dropped).
+ */
+class Replies<T> {
+  readonly #waiting = new Map<number, (value: T) => void>();
+  #nextId = 1;
+
+  /** Sends a request with a new id; resolves with its answer, or `fallback` after `ms`. */
+  ask(send: (id: number) => void, ms: number, fallback: T): Promise<T> {
+    return new Promise<T>((resolve) => {
+      const id = this.#nextId++;
+      const timer = setTimeout(() => this.answer(id, fallback), ms);
+      this.#waiting.set(id, (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      });
+      send(id);
+    });
+  }
+
+  /** Settles request `id` with `value` (nothing when it is no longer waited for). */
+  answer(id: number, value: T): void {
+    const settle = this.#waiting.get(id);
+    this.#waiting.delete(id);
+    settle?.(value);
+  }
+}
+
 interface Thread {
   worker: Worker;
   number: number;
@@ -113,9 +143,8 @@ export class ServingThreads {
   readonly #metrics: Metrics;
   readonly #log: Logger;
   readonly #sharing: ReturnType<typeof setInterval>;
-  /** Metrics requests sent to threads, by id: each waits for its answer. */
-  readonly #asked = new Map<number, (snapshot: MetricSnapshot) => void>();
-  #nextId = 1;
+  /** Metrics requests sent to threads, each waiting for its answer. */
+  readonly #asked = new Replies<MetricSnapshot | null>();
 
   private constructor(
     count: number,
@@ -134,7 +163,7 @@ export class ServingThreads {
         if (message.type === "failed") {
           log.error("serving thread failed to start", { thread: number, error: message.message });
         } else if (message.type === "closed") thread.closed.resolve();
-        else if (message.type === "metrics") this.#asked.get(message.id)?.(message.snapshot);
+        else if (message.type === "metrics") this.#asked.answer(message.id, message.snapshot);
         else if (message.type === "gather") void this.#answerGather(thread, message.id);
         else if (message.type === "wordSets") {
           adoptWordSets(dataset, message);
@@ -190,19 +219,11 @@ export class ServingThreads {
    */
   snapshots(except?: Thread): Promise<MetricSnapshot[]> {
     const asks = this.#threads.filter((t) => t !== except).map((thread) =>
-      new Promise<MetricSnapshot | null>((resolve) => {
-        const id = this.#nextId++;
-        const timer = setTimeout(() => {
-          this.#asked.delete(id);
-          resolve(null);
-        }, METRICS_WAIT_MS);
-        this.#asked.set(id, (snapshot) => {
-          clearTimeout(timer);
-          this.#asked.delete(id);
-          resolve(snapshot);
-        });
-        thread.worker.postMessage({ type: "metrics", id } satisfies ToServingThread);
-      })
+      this.#asked.ask(
+        (id) => thread.worker.postMessage({ type: "metrics", id } satisfies ToServingThread),
+        METRICS_WAIT_MS,
+        null,
+      )
     );
     return Promise.all(asks).then((all) => all.filter((s): s is MetricSnapshot => s !== null));
   }
@@ -275,22 +296,9 @@ export async function serveAsThread(service: ThreadService, number: number): Pro
     postMessage(message: FromServingThread): void;
     close(): void;
   };
-  const gathering = new Map<number, (snapshots: MetricSnapshot[]) => void>();
-  let nextId = 1;
+  const gathering = new Replies<MetricSnapshot[]>();
   metrics.peers = () =>
-    new Promise((resolve) => {
-      const id = nextId++;
-      const timer = setTimeout(() => {
-        gathering.delete(id);
-        resolve([]);
-      }, 2 * METRICS_WAIT_MS);
-      gathering.set(id, (snapshots) => {
-        clearTimeout(timer);
-        gathering.delete(id);
-        resolve(snapshots);
-      });
-      scope.postMessage({ type: "gather", id });
-    });
+    gathering.ask((id) => scope.postMessage({ type: "gather", id }), 2 * METRICS_WAIT_MS, []);
   let listening: Listening | null = null;
   let reloading = Promise.resolve();
   const sharing = setInterval(() => {
@@ -316,7 +324,7 @@ export async function serveAsThread(service: ThreadService, number: number): Pro
       void metrics.snapshot().then((snapshot) =>
         scope.postMessage({ type: "metrics", id: message.id, snapshot })
       );
-    } else if (message.type === "gathered") gathering.get(message.id)?.(message.snapshots);
+    } else if (message.type === "gathered") gathering.answer(message.id, message.snapshots);
     else if (message.type === "wordSets") adoptWordSets(dataset, message);
     else if (message.type === "reload") {
       reloading = reloading.then(() => reloadDataset(config, log, dataset));
