@@ -19,6 +19,8 @@ export interface ColdRun {
   memory: MemorySplit | null;
   /** The same, after the server then sat idle for {@linkcode IDLE_SECONDS} (its collectors ran). */
   memory_idle?: MemorySplit | null;
+  /** The server's settings the run was given (threads, memory), beyond its defaults. */
+  settings?: Record<string, string>;
 }
 
 /** Seconds the server sits idle after the run before its memory is read again. */
@@ -26,6 +28,12 @@ export const IDLE_SECONDS = 10;
 
 function ms(n: number): string {
   return Number.isFinite(n) ? `${n.toFixed(n < 10 ? 2 : 1)} ms` : "–";
+}
+
+/** " with `NAME=value`, …" for the settings a run was given; "" for none. */
+function settingsNote(settings: Record<string, string> | undefined): string {
+  const set = Object.entries(settings ?? {}).map(([name, value]) => `\`${name}=${value}\``);
+  return set.length ? ` with ${set.join(", ")}` : "";
 }
 
 /**
@@ -50,7 +58,8 @@ export function coldMarkdown(run: ColdRun, records: number): string {
       run.harvest.providers.toLocaleString("en-US")
     } providers read from ${run.harvest.pages} random ZIP pages ` +
       `of the served data; per class ${results.sizes.warm} warm-up URLs, then ${results.sizes.c1} at c=1 ` +
-      `and ${results.sizes.c8} at c=8, all different, on a server started after the harvest.`,
+      `and ${results.sizes.c8} at c=8, all different, on a server started after the harvest` +
+      settingsNote(run.settings) + ".",
   );
   lines.push("");
   lines.push(

@@ -288,6 +288,7 @@ async function coldRun(
       results,
       memory,
       memory_idle: memoryIdle,
+      settings: env,
     };
   } finally {
     await stop(server.child);
@@ -313,9 +314,9 @@ async function main(): Promise<void> {
   if (args["cold-only"]) {
     if (!args.db) throw new UsageError("--cold-only needs --db FILE");
     const only = args.classes ? args.classes.split(",") : null;
-    // The threads to serve with, when set here (else the server's defaults).
+    // The threads and memory settings to serve with, when set here (else the server's defaults).
     const env: Record<string, string> = {};
-    for (const name of ["SEARCH_WORKERS", "SERVE_THREADS"]) {
+    for (const name of ["SEARCH_WORKERS", "SERVE_THREADS", "BUSY_TRIM_MS", "DENO_V8_FLAGS"]) {
       const value = Deno.env.get(name);
       if (value) env[name] = value;
     }

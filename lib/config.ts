@@ -74,6 +74,13 @@ export interface Config {
    */
   idleReleaseMs: number;
   /**
+   * `BUSY_TRIM_MS`: while requests come, how often (at most) the server
+   * gives the memory glibc kept of what it freed back, off the serving
+   * thread; 0 (the default) = never. Half of the lean-memory setting, with
+   * V8's `--heap-growing-percent` (see `BusyTrim`).
+   */
+  busyTrimMs: number;
+  /**
    * `PIN_DATA_FILES`: 1 locks the served database's files in memory (see
    * `PinnedFiles`), so that no search waits for a page read back from disk.
    */
@@ -155,6 +162,11 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     name: "IDLE_RELEASE_MS",
     default: "5000",
     meaning: "idle time after which freed memory goes back to the system; 0 = never",
+  },
+  {
+    name: "BUSY_TRIM_MS",
+    default: "0 (off)",
+    meaning: "while busy, least time between two returns of freed memory to the system; 0 = never",
   },
   {
     name: "PIN_DATA_FILES",
@@ -278,6 +290,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     matchMaxBytes: integerVar(env, "MATCH_MAX_BYTES", 10 * 1024 * 1024, 1024, 2 ** 31, problems),
     streamTimeoutMs: integerVar(env, "STREAM_TIMEOUT_MS", 600_000, 1000, 86_400_000, problems),
     idleReleaseMs: integerVar(env, "IDLE_RELEASE_MS", 5000, 0, 3_600_000, problems),
+    busyTrimMs: integerVar(env, "BUSY_TRIM_MS", 0, 0, 3_600_000, problems),
     pinDataFiles: integerVar(env, "PIN_DATA_FILES", 0, 0, 1, problems) === 1,
   };
   if (config.serveThreads > 1) problems.push(...serveThreadsConflicts(env));

@@ -1,10 +1,12 @@
 /**
  * Giving memory back when idle: the release's timing (after a quiet spell,
- * once, only after enough activity, never while disabled or stopped), and
- * glibc's trim through FFI where the start commands allow it.
+ * once, only after enough activity, never while disabled or stopped); while
+ * busy: the trim's pace (at most one an interval, never two at once); and
+ * glibc's trim through FFI, on the thread and off it, where the start
+ * commands allow it.
  */
 import { assert, assertEquals } from "@std/assert";
-import { IdleRelease, LIBC_PATHS, trimMallocHeap } from "../lib/memory.ts";
+import { BusyTrim, IdleRelease, LIBC_PATHS, trimMallocHeap } from "../lib/memory.ts";
 import { ROOT, SERVE_PERMISSIONS } from "../scripts/processes.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -86,7 +88,64 @@ Deno.test("IdleRelease", async (t) => {
   );
 });
 
-Deno.test("trimMallocHeap calls glibc's malloc_trim with the start commands' permissions", async () => {
+Deno.test("BusyTrim", async (t) => {
+  /** A trim that settles when told, counting how often it was started. */
+  function heldTrim() {
+    const started: (() => void)[] = [];
+    return {
+      started,
+      trim: () => new Promise<unknown>((resolve) => started.push(() => resolve(1))),
+    };
+  }
+
+  await t.step("trims on the first touch, then at most once an interval", async () => {
+    const { started, trim } = heldTrim();
+    const busy = new BusyTrim(50, trim);
+    busy.touch();
+    assertEquals(started.length, 1);
+    started[0]!();
+    await sleep(0);
+    for (let i = 0; i < 5; i++) busy.touch();
+    assertEquals(started.length, 1, "touched again within the interval: no second trim");
+    await sleep(70);
+    busy.touch();
+    busy.touch();
+    assertEquals(started.length, 2, "one more once the interval passed");
+    started[1]!();
+  });
+
+  await t.step("never two at once, however long one takes", async () => {
+    const { started, trim } = heldTrim();
+    const busy = new BusyTrim(10, trim);
+    busy.touch();
+    await sleep(40);
+    busy.touch();
+    assertEquals(started.length, 1, "the first has not finished");
+    started[0]!();
+    await sleep(0);
+    busy.touch();
+    assertEquals(started.length, 2, "due, and the first done");
+    started[1]!();
+  });
+
+  await t.step("a failed trim does not stop the next", async () => {
+    let calls = 0;
+    const busy = new BusyTrim(1, () => (calls++, Promise.reject(new Error("no trim"))));
+    busy.touch();
+    await sleep(10);
+    busy.touch();
+    assertEquals(calls, 2);
+  });
+
+  await t.step("an interval of 0, or no trim to be had, never trims", () => {
+    const { started, trim } = heldTrim();
+    new BusyTrim(0, trim).touch();
+    new BusyTrim(10, null).touch();
+    assertEquals(started.length, 0);
+  });
+});
+
+Deno.test("trimMallocHeap and backgroundMallocTrim call glibc's malloc_trim with the start commands' permissions", async () => {
   const libc = LIBC_PATHS.find((path) => {
     try {
       return Deno.statSync(path).isFile;
@@ -97,11 +156,15 @@ Deno.test("trimMallocHeap calls glibc's malloc_trim with the start commands' per
   const script = await Deno.makeTempFile({ suffix: ".ts" });
   await Deno.writeTextFile(
     script,
-    `import { trimMallocHeap } from "${new URL("lib/memory.ts", `file://${ROOT}`).href}";
+    `import { backgroundMallocTrim, trimMallocHeap } from "${
+      new URL("lib/memory.ts", `file://${ROOT}`).href
+    }";
 let scraps = [];
 for (let i = 0; i < 20000; i++) scraps.push(new Uint8Array(1000 + (i % 7) * 100));
 scraps = null;
-console.log(JSON.stringify([trimMallocHeap(), trimMallocHeap()]));`,
+const pending = backgroundMallocTrim()?.();
+const answer = pending === undefined ? "none" : pending instanceof Promise ? typeof await pending : "not a promise";
+console.log(JSON.stringify([trimMallocHeap(), trimMallocHeap(), answer]));`,
   );
   const run = (flags: string[]) =>
     new Deno.Command(Deno.execPath(), {
@@ -125,11 +188,21 @@ console.log(JSON.stringify([trimMallocHeap(), trimMallocHeap()]));`,
   const out = new TextDecoder().decode(granted.stdout).trim();
   assert(granted.success, new TextDecoder().decode(granted.stderr));
   const glibc = Deno.build.os === "linux" && libc !== undefined;
-  assertEquals(JSON.parse(out), [glibc, glibc], `on this machine (C library: ${libc ?? "none"})`);
+  assertEquals(
+    JSON.parse(out),
+    [glibc, glibc, glibc ? "number" : "none"],
+    `on this machine (C library: ${
+      libc ?? "none"
+    }); off the thread, a promise of malloc_trim's answer`,
+  );
 
   // Without the permission: false, and no prompt or error.
   const denied = await run(["--allow-read"]);
   assert(denied.success, new TextDecoder().decode(denied.stderr));
-  assertEquals(JSON.parse(new TextDecoder().decode(denied.stdout).trim()), [false, false]);
+  assertEquals(JSON.parse(new TextDecoder().decode(denied.stdout).trim()), [
+    false,
+    false,
+    "none",
+  ]);
   await Deno.remove(script);
 });

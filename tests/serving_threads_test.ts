@@ -32,11 +32,13 @@ Deno.test("[threads] SERVE_THREADS: 1 by default, more only without what one thr
   }
   assertEquals(loadConfig({ SERVE_THREADS: "2", RATE_LIMIT_PER_MINUTE: "0" }).serveThreads, 2);
   assertThrows(() => loadConfig({ SERVE_THREADS: "0" }), TypeError, "SERVE_THREADS");
-  // Every thread searches on its own; only the first pins the files.
-  const config = loadConfig({ SERVE_THREADS: "2", PIN_DATA_FILES: "1" });
+  // Every thread searches on its own; only the first pins the files and trims the heaps.
+  const config = loadConfig({ SERVE_THREADS: "2", PIN_DATA_FILES: "1", BUSY_TRIM_MS: "700" });
   assertEquals(threadConfig(config, true).searchWorkers, 0);
   assertEquals(threadConfig(config, true).pinDataFiles, true);
   assertEquals(threadConfig(config, false).pinDataFiles, false);
+  assertEquals(threadConfig(config, true).busyTrimMs, 700);
+  assertEquals(threadConfig(config, false).busyTrimMs, 0);
   // Their stores hand each other the word unions they build.
   assertEquals(threadCaches(1), {});
   assertEquals(threadCaches(2), { shareWordSets: true });

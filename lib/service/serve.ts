@@ -8,7 +8,7 @@
 import type { App } from "./app.ts";
 import type { Config } from "../config.ts";
 import { flushLogs, type Logger } from "../log.ts";
-import { IdleRelease } from "../memory.ts";
+import { BusyTrim, IdleRelease } from "../memory.ts";
 
 /** What {@linkcode serve} needs. */
 export interface ServeOptions {
@@ -39,8 +39,10 @@ export function listen(
   log: Logger,
   options: { reusePort?: boolean; thread?: number } = {},
 ): Listening {
-  // Memory this thread freed goes back to the system once requests stop coming for a while.
+  // Memory this thread freed goes back to the system once requests stop coming for a while;
+  // what glibc kept of the process's freed memory, every second or so while they come.
   const idle = new IdleRelease(config.idleReleaseMs);
+  const trim = new BusyTrim(config.busyTrimMs);
   const server = Deno.serve({
     port: config.port,
     hostname: config.host,
@@ -53,6 +55,7 @@ export function listen(
       }),
   }, (request, info) => {
     idle.touch();
+    trim.touch();
     return app.handler(request, info);
   });
   return { server, idle };

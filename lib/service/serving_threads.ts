@@ -276,10 +276,16 @@ export interface ThreadService {
 /**
  * How every serving thread opens the database when there are several: it
  * searches on its own thread (no search workers), and only the first thread
- * pins the files in memory (`PIN_DATA_FILES`).
+ * pins the files in memory (`PIN_DATA_FILES`) and trims glibc's heaps while
+ * busy (`BUSY_TRIM_MS`: one trim serves the whole process).
  */
 export function threadConfig(config: Config, first: boolean): Config {
-  return { ...config, searchWorkers: 0, pinDataFiles: first && config.pinDataFiles };
+  return {
+    ...config,
+    searchWorkers: 0,
+    pinDataFiles: first && config.pinDataFiles,
+    busyTrimMs: first ? config.busyTrimMs : 0,
+  };
 }
 
 /**
