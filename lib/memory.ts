@@ -220,7 +220,7 @@ export class IdleRelease {
  * memory it freed: on a {@linkcode BusyTrim.touch} at least `everyMs` after
  * the last trim began, `malloc_trim(0)` runs on a thread of Deno's blocking
  * pool ({@linkcode backgroundMallocTrim}), so that no request waits for it,
- * and never two at once. A `everyMs` of 0, or no trim to be had, turns it off.
+ * and never two at once. An `everyMs` of 0, or no trim to be had, turns it off.
  *
  * glibc returns a freed block to the system only from the top of its heaps;
  * the space freed between blocks still in use stays the process's until a

@@ -39,8 +39,8 @@ export function listen(
   log: Logger,
   options: { reusePort?: boolean; thread?: number } = {},
 ): Listening {
-  // Memory this thread freed goes back to the system once requests stop coming for a while;
-  // what glibc kept of the process's freed memory, every second or so while they come.
+  // Memory this thread freed goes back to the system once requests stop coming for a while, and
+  // with BUSY_TRIM_MS what glibc kept of the process's freed memory, while they come.
   const idle = new IdleRelease(config.idleReleaseMs);
   const trim = new BusyTrim(config.busyTrimMs);
   const server = Deno.serve({
