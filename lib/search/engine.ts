@@ -691,12 +691,14 @@ function finishWords(
       continue;
     }
     // Many candidates and a word too common to keep cheaply (`be` of `jennifer be`): its member
-    // bits — kept, made once it recurs (or at once for a word of fewer ids: they cost little) —
-    // leave the candidates it holds. When those are still many — the word is common among them
-    // too: `therapy` of `physical therapy` — and it recurs, they are looked up in its union, built
-    // once and kept, rather than its parts read through again at every search.
+    // bits — kept, made once it recurs — leave the candidates it holds. When those are still many
+    // — the word is common among them too: `therapy` of `physical therapy` — and it recurs, they
+    // are looked up in its union, built once and kept, rather than its parts read through again at
+    // every search. A word met the first time goes straight to its parts: making its bits would
+    // read them as that lookup does, for a bitmap (a bit a provider) dropped unused when the word
+    // does not come again.
     const bits = set.ids.length >= MEMBER_BITS_MIN_CANDIDATES
-      ? memberBitsOf(word, seen || word.size * DENSE_FRACTION < universe, ctx)
+      ? memberBitsOf(word, seen, ctx)
       : null;
     if (bits) set = keepInBits(set, bits);
     set = seen && set.ids.length >= UNION_MIN_CANDIDATES
@@ -723,7 +725,7 @@ const UNION_MIN_CANDIDATES = 65_536;
 
 /**
  * A common word's member bits: kept, or made and kept when `make` (the word
- * recurs, or is cheap to make them for); else null.
+ * recurs); else null.
  */
 function memberBitsOf(word: PlannedWord, make: boolean, ctx: EngineContext): Uint32Array | null {
   const cache = ctx.memberBits;
