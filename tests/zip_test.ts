@@ -1,5 +1,8 @@
-import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
+import { assert, assertAlmostEquals, assertEquals, assertThrows } from "@std/assert";
 import { allZips, distance, lookupZip, ZIP_DATASET } from "../lib/geo/zip.ts";
+import { parseZipRows } from "../lib/geo/zip_rows.ts";
+import zipData from "../lib/geo/_zip_data.json" with { type: "json" };
+import { ZIP_SOURCE, zipRows, zipTable } from "../scripts/vendor_zipcodes.ts";
 
 Deno.test("[zip] known centroids", () => {
   const ny = lookupZip("10001");
@@ -65,4 +68,34 @@ Deno.test("[zip] haversine distance matches known distances", () => {
   );
   // Antipodes: half the circumference.
   assertAlmostEquals(distance(0, 0, 0, 180, "km"), Math.PI * 6371.0088, 1e-6);
+});
+
+Deno.test("[zip] the vendored table is the package's US table, as the script writes it", async () => {
+  const rows = zipRows();
+  assertEquals(zipData.source, ZIP_SOURCE);
+  assertEquals(ZIP_DATASET, ZIP_SOURCE);
+  assertEquals(zipData.rows, rows.join("\n"));
+  const file = await Deno.readTextFile(new URL("../lib/geo/_zip_data.json", import.meta.url));
+  assertEquals(JSON.parse(file), JSON.parse(zipTable(rows)));
+  assertEquals(allZips().length, rows.length);
+  assertEquals(allZips().map((z) => z.zip), rows.map((row) => row.slice(0, 5)));
+});
+
+Deno.test("[zip] a malformed table row is refused with what to do", () => {
+  const good = "10001\t40.7484\t-73.9967\tNY\tNEW YORK";
+  assertEquals(parseZipRows(`${good}\n10002\t1\t2\tNY\t`).map((z) => z.zip), ["10001", "10002"]);
+  for (
+    const bad of [
+      "1000\t1\t2\tNY\tA",
+      "1000a\t1\t2\tNY\tA",
+      "10001\t\t2\tNY\tA",
+      "10001\tx\t2\tNY\tA",
+      "10001\t1\t2\tNY",
+      "10001\t1\t2\tNY\tA\tB",
+      "10001\t1\t2\tny\tA",
+    ]
+  ) {
+    const error = assertThrows(() => parseZipRows(`${good}\n${bad}`), Error);
+    assert(error.message.includes("row 2") && error.message.includes("vendor_zipcodes"), bad);
+  }
 });

@@ -1,40 +1,30 @@
 /**
  * US ZIP code centroids and great-circle distance.
  *
- * The data is the US table of the npm package `zipcodes@8.0.0`
- * (`lib/codes.js`: 42,555 five-digit ZIPs of the 50 states, DC, the
- * territories and the military post offices, each with a centroid, a city
- * and a state). Its Canadian table is not loaded. ZIPs whose centroid is
- * exactly `0,0` (some military APO/FPO codes carry no location) are left
- * out, so a lookup never places a provider in the Gulf of Guinea.
+ * The data is the US table of the npm package `zipcodes@8.0.0` (42,249 of
+ * its five-digit ZIPs: the 50 states, DC, the territories and the military
+ * post offices, each with a centroid, a city and a state), vendored as one
+ * string in `_zip_data.ts` by `scripts/vendor_zipcodes.ts`, which leaves
+ * out its Canadian table and the ZIPs whose centroid is exactly `0,0` (some
+ * military APO/FPO codes carry no location), so a lookup never places a
+ * provider in the Gulf of Guinea. Imported, so `deno compile` and Deno
+ * Deploy carry it; one JSON string, so each thread loads it in about 15 ms
+ * (the package's own object literal takes about 190 ms).
  *
- * Cities are upper-cased, the way NPPES writes them. The table is imported
- * statically (so `deno compile` and a cached Docker layer carry it) and
- * indexed lazily on first use; after that a lookup is one `Map` get.
+ * Cities are upper-cased, the way NPPES writes them. The table is indexed
+ * on first use; after that a lookup is one array read.
  *
  * @module
  */
 
-// Pinned inline on purpose: only this module uses the package.
-import * as zipSource from "zipcodes/codes";
+import zipData from "./_zip_data.json" with { type: "json" };
+import { parseZipRows, type ZipInfo, type ZipTable } from "./zip_rows.ts";
 import { digitsValue } from "../text/digits.ts";
 
-/** One ZIP code's centroid and place name. */
-export interface ZipInfo {
-  /** Five digits. */
-  zip: string;
-  /** Centroid latitude, degrees. */
-  lat: number;
-  /** Centroid longitude, degrees. */
-  lon: number;
-  /** Preferred city name, upper case (`"NEW YORK"`). */
-  city: string;
-  /** Two-letter USPS state or territory code. */
-  state: string;
-}
+export type { ZipInfo } from "./zip_rows.ts";
 
 /** The package and version the ZIP centroids come from. */
-export const ZIP_DATASET = "zipcodes@8.0.0";
+export const ZIP_DATASET: string = (zipData satisfies ZipTable).source;
 
 /** Earth's mean radius in statute miles (IUGG mean radius 6371.0088 km). */
 const EARTH_RADIUS_MI = 3958.7613;
@@ -51,38 +41,8 @@ interface ZipIndex {
 
 let index: ZipIndex | null = null;
 
-function readRecord(value: unknown): ZipInfo | null {
-  if (typeof value !== "object" || value === null) return null;
-  const r = value as Record<string, unknown>;
-  const zip = r.zip;
-  const lat = r.latitude;
-  const lon = r.longitude;
-  const city = r.city;
-  const state = r.state;
-  if (
-    typeof zip !== "string" || !/^[0-9]{5}$/.test(zip) ||
-    typeof lat !== "number" || typeof lon !== "number" ||
-    !Number.isFinite(lat) || !Number.isFinite(lon) ||
-    typeof city !== "string" || typeof state !== "string"
-  ) {
-    return null;
-  }
-  if (r.country !== undefined && r.country !== "US") return null;
-  if (lat === 0 && lon === 0) return null;
-  return { zip, lat, lon, city: city.trim().toUpperCase(), state: state.toUpperCase() };
-}
-
 function buildIndex(): ZipIndex {
-  const raw: unknown = zipSource.codes;
-  if (typeof raw !== "object" || raw === null) {
-    throw new Error(`Cannot read ZIP data from '${ZIP_DATASET}': no 'codes' table`);
-  }
-  const byZip = new Map<string, ZipInfo>();
-  for (const value of Object.values(raw as Record<string, unknown>)) {
-    const info = readRecord(value);
-    if (info) byZip.set(info.zip, Object.freeze(info));
-  }
-  const sorted = [...byZip.values()].sort((a, b) => (a.zip < b.zip ? -1 : a.zip > b.zip ? 1 : 0));
+  const sorted = parseZipRows(zipData.rows);
   const byNumber = new Uint32Array(100_000);
   sorted.forEach((info, i) => (byNumber[Number(info.zip)] = i + 1));
   return { byNumber, sorted: Object.freeze(sorted) };
