@@ -8,6 +8,7 @@
 import { COLD_CLASSES } from "./cold.ts";
 import type { ColdResults } from "./cold_mix.ts";
 import type { MemorySplit } from "./proc.ts";
+import type { MachineProbe } from "./machine_probe.ts";
 
 /** What a cold run measured (see `coldRun` in `run.ts`). */
 export interface ColdRun {
@@ -21,6 +22,8 @@ export interface ColdRun {
   memory_idle?: MemorySplit | null;
   /** The server's settings the run was given (threads, memory), beyond its defaults. */
   settings?: Record<string, string>;
+  /** The instance's speed, probed just before the measured server started and after the run. */
+  machine?: { before: MachineProbe; after: MachineProbe };
 }
 
 /** Seconds the server sits idle after the run before its memory is read again. */
@@ -34,6 +37,14 @@ function ms(n: number): string {
 function settingsNote(settings: Record<string, string> | undefined): string {
   const set = Object.entries(settings ?? {}).map(([name, value]) => `\`${name}=${value}\``);
   return set.length ? ` with ${set.join(", ")}` : "";
+}
+
+/** The sentence that says how fast the instance was, before and after the run. */
+export function machineNote(before: MachineProbe, after: MachineProbe): string {
+  return `This instance (\`bench/machine_probe.ts\`, before and after the run): the reference CPU ` +
+    `workload took ${before.cpu_ms} and ${after.cpu_ms} ms, a read at random from 64 MiB ` +
+    `${before.memory_read_ns} and ${after.memory_read_ns} ns, a first touch of a ` +
+    `fresh 4 KiB page ${before.page_touch_us} and ${after.page_touch_us} µs.`;
 }
 
 /**
@@ -61,6 +72,7 @@ export function coldMarkdown(run: ColdRun, records: number): string {
       `and ${results.sizes.c8} at c=8, all different, on a server started after the harvest` +
       settingsNote(run.settings) + ".",
   );
+  if (run.machine) lines.push("", machineNote(run.machine.before, run.machine.after));
   lines.push("");
   lines.push(
     "| class | URLs | c1 p50 | c1 p99 | c8 p50 | c8 p99 | c8 max | c8 searches/s | errors |",

@@ -17,6 +17,7 @@ import { exists, memoryOf, memorySplit, watchPeak } from "./proc.ts";
 import { harvestProviders } from "./cold.ts";
 import { COLD_SIZES, coldPlan, runCold } from "./cold_mix.ts";
 import { coldMarkdown, type ColdRun, IDLE_SECONDS } from "./cold_report.ts";
+import { probeMachine } from "./machine_probe.ts";
 import {
   freePort,
   importCommand,
@@ -271,12 +272,16 @@ async function coldRun(
   await stop(harvester.child);
   log(`harvested ${harvest.providers.length} providers from ${harvest.pages} ZIP pages`);
   const plan = coldPlan(harvest.providers, COLD_SIZES, 1);
+  const before = probeMachine();
+  log(`this instance before the run: ${JSON.stringify(before)}`);
   const server = await startServer(`${ROOT}main.ts`, { ...env, PROVIDERS_DB: db }, "/v1/dataset");
   log(`cold server serving in ${server.readyMs.toFixed(0)} ms from start`);
   try {
     const results = await runCold(server.base, plan, { maxSeconds: seconds, log, only });
     const memory = await memorySplit(server.child.pid);
     log(`cold server memory after the cold run: ${JSON.stringify(memory)}`);
+    const after = probeMachine();
+    log(`this instance after the run: ${JSON.stringify(after)}`);
     // What the process keeps once its collectors have run: transient arrays are garbage until then.
     await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
     const memoryIdle = await memorySplit(server.child.pid);
@@ -289,6 +294,7 @@ async function coldRun(
       memory,
       memory_idle: memoryIdle,
       settings: env,
+      machine: { before, after },
     };
   } finally {
     await stop(server.child);
