@@ -157,6 +157,27 @@ Deno.test("[word sets] the marking scratch is left clear, also after an id outsi
   assertEquals([ok.levels[3], ok.levels[4]], [1, 0]);
 });
 
+Deno.test("[word sets] marked unions are their own arrays, exactly their ids, whatever follows", () => {
+  const rng = new Rng(11);
+  const universe = 20_000;
+  // Overlapping parts (duplicates to drop), long enough to be marked rather than merged.
+  const parts = () =>
+    Array.from({ length: 4 }, (_, i) => ({ list: randomList(rng, 3000, universe), level: i + 1 }));
+  const first = parts();
+  const second = parts();
+  const a = unionLeveledBelow(first, universe);
+  const kept = plain(a);
+  const b = unionLeveledBelow(second, universe);
+  assertEquals(plain(a), kept, "a later union changed an earlier one");
+  assertEquals(kept, [...modelUnion(first)].sort((x, y) => x[0] - y[0]));
+  assertEquals(plain(b), [...modelUnion(second)].sort((x, y) => x[0] - y[0]));
+  for (const set of [a, b]) {
+    assertEquals(set.ids.buffer.byteLength, set.ids.length * 4, "the ids hold a longer array");
+    assert(set.ids.buffer !== b.levels.buffer);
+  }
+  assert(a.ids.buffer !== b.ids.buffer);
+});
+
 Deno.test("[word sets] candidates looked up in the parts, the sparse union or the dense union agree", () => {
   const rng = new Rng(29);
   for (let round = 0; round < 12; round++) {

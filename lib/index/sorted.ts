@@ -357,6 +357,28 @@ export const EMPTY_LEVELED: Leveled = { ids: EMPTY, levels: new Uint8Array(0) };
 /** One byte per id, all zero between calls: the level each id was first seen at, plus 1. */
 let seenAt = new Uint8Array(0);
 
+/**
+ * The ids first seen by {@linkcode unionLeveledBelow}, kept between calls,
+ * its answer an exact copy: memory the process has touched already, where
+ * a new array at each call is pages the kernel must hand over first (10–15
+ * µs each on the benchmark's host), and which a kept union held whole
+ * though its ids filled only half of it.
+ */
+let foundScratch = new Uint32Array(0);
+/** The most ids {@linkcode foundScratch} grows to (16 MB); longer unions use an array of their own. */
+const FOUND_SCRATCH_MAX = 1 << 22;
+
+/** Room for `total` ids first seen: the scratch, grown when needed, or a new array beyond its cap. */
+function foundArray(total: number): Uint32Array {
+  if (total > FOUND_SCRATCH_MAX) return new Uint32Array(total);
+  if (foundScratch.length < total) {
+    foundScratch = new Uint32Array(
+      Math.min(FOUND_SCRATCH_MAX, Math.max(total, foundScratch.length * 2)),
+    );
+  }
+  return foundScratch;
+}
+
 /** Parts this long in all, or more, are united through {@linkcode seenAt} instead of merging... */
 const MARK_MIN_LENGTH = 4096;
 /** ...when they hold at least this share of the universe (the bitmap is read back whole). */
@@ -431,7 +453,7 @@ function mergeLeveledTree(parts: readonly LeveledPart[]): Leveled {
  * linear in the parts' total length whatever their number: parts are taken
  * best level first, each id is kept at the first level it is seen at (one
  * byte per id of scratch), and the ids are put in order through a bitmap.
- * Short inputs are merged.
+ * Short inputs are merged. The answer's arrays are its own.
  *
  * @example
  * ```ts
@@ -450,7 +472,7 @@ export function unionLeveledBelow(parts: readonly LeveledPart[], universe: numbe
   }
   if (seenAt.length < universe) seenAt = new Uint8Array(universe);
   const seen = seenAt;
-  const found = new Uint32Array(total);
+  const found = foundArray(total);
   let n = 0;
   for (const { list, level } of nonEmpty) {
     const mark = level + 1;
@@ -473,7 +495,9 @@ export function unionLeveledBelow(parts: readonly LeveledPart[], universe: numbe
     levels[i] = seen[id]! - 1;
     seen[id] = 0;
   }
-  return { ids: n * 2 < total ? ids.slice() : ids, levels };
+  // An array of its own is kept when the ids fill at least half of it; else they are copied out.
+  const own = found !== foundScratch && n * 2 >= total;
+  return { ids: own ? ids : ids.slice(), levels };
 }
 
 /**
