@@ -1,10 +1,11 @@
 /**
  * How fast this instance is at what the cold benchmark's figures lean on,
  * measured beside them: a fixed CPU workload, reads from memory at random,
- * and the first touch of fresh memory. Hosts of one kind differ (this one's speed drifts by a
- * third within an hour, and a first touch of a page costs it 10–15 µs,
- * forty times a bare machine's), so a report carries them: two runs are
- * compared only with their instances' figures side by side.
+ * and the first touch of fresh memory (10–15 µs a page on this host, tens
+ * of times a bare machine's). Instances of one kind differ, so a report
+ * carries them; they do not follow everything that moves a run's figures
+ * (the benchmarks guide's twenty-first round: the text mix ranged by half
+ * within an afternoon while they held).
  *
  * @module
  */

@@ -3,16 +3,16 @@
  *
  * The data is the US table of the npm package `zipcodes@8.0.0` (42,249 of
  * its five-digit ZIPs: the 50 states, DC, the territories and the military
- * post offices, each with a centroid, a city and a state), vendored as one
- * string in `_zip_data.ts` by `scripts/vendor_zipcodes.ts`, which leaves
+ * post offices, each with a centroid, a city and a state), vendored as one JSON
+ * string in `_zip_data.json` by `scripts/vendor_zipcodes.ts`, which leaves
  * out its Canadian table and the ZIPs whose centroid is exactly `0,0` (some
  * military APO/FPO codes carry no location), so a lookup never places a
  * provider in the Gulf of Guinea. Imported, so `deno compile` and Deno
- * Deploy carry it; one JSON string, so each thread loads it in about 15 ms
+ * Deploy carry it; a string, so each thread loads it in about 15 ms
  * (the package's own object literal takes about 190 ms).
  *
  * Cities are upper-cased, the way NPPES writes them. The table is indexed
- * on first use; after that a lookup is one array read.
+ * on first use; after that a lookup is two array reads.
  *
  * @module
  */
