@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { digitsValue } from "../text/digits.ts";
 
 /** Splits a row's fields. */
 export const ZIP_FIELD = "\t";
@@ -65,7 +66,7 @@ export function parseZipRows(text: string): ZipInfo[] {
     };
     if (
       t1 !== at + 5 || t4 < 0 || t4 >= end || isBefore(text.indexOf(ZIP_FIELD, t4 + 1), end) ||
-      !isDigits(info.zip) || !isStateCode(info.state) ||
+      digitsValue(text, at, t1) < 0 || !isStateCode(info.state) ||
       !Number.isFinite(info.lat) || !Number.isFinite(info.lon)
     ) {
       throw new Error(
@@ -83,14 +84,6 @@ export function parseZipRows(text: string): ZipInfo[] {
 /** Whether `at` (an `indexOf` answer) was found before `end`. */
 function isBefore(at: number, end: number): boolean {
   return at >= 0 && at < end;
-}
-
-function isDigits(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
 }
 
 function isStateCode(s: string): boolean {
