@@ -226,11 +226,94 @@ function firstByRank(ids: Uint32Array, ranks: Uint8Array, n: number): Leveled {
   return { ids: outIds, levels: outRanks };
 }
 
+/** Ids a block of marks covers in {@linkcode markBlocks}: 2,048 bytes of marks. */
+export const MARK_BLOCK_IDS = 4096;
+
+/** For each byte of marks (two ids), the bits of the marks it holds (bit 0, no mark, left out). */
+const BYTE_MARKS: Uint16Array = (() => {
+  const out = new Uint16Array(256);
+  for (let byte = 0; byte < 256; byte++) {
+    out[byte] = ((1 << (byte & 15)) | (1 << (byte >>> 4))) & ~1;
+  }
+  return out;
+})();
+
+/** Block summaries by marks array (see {@linkcode markBlocks}). */
+const blockSummaries = new WeakMap<Uint8Array, Uint16Array>();
+
+/**
+ * For each block of {@linkcode MARK_BLOCK_IDS} ids of a dense set, which
+ * marks (levels plus 1) its ids hold: bit `m` when some id of the block is
+ * at mark `m`. Made on first use for a marks array and kept beside it (two
+ * bytes a block: 4.7 KB at 9.7 million); the marks of a dense set never
+ * change once built.
+ *
+ * @example
+ * ```ts
+ * // Id 1 at mark 1, id 2 at mark 3, id 3 at mark 6: one block.
+ * markBlocks(Uint8Array.of(0x10, 0x63)); // Uint16Array [0b1001010]
+ * ```
+ */
+export function markBlocks(nibbles: Uint8Array): Uint16Array {
+  let blocks = blockSummaries.get(nibbles);
+  if (blocks) return blocks;
+  const perBlock = MARK_BLOCK_IDS >>> 1;
+  blocks = new Uint16Array(Math.ceil(nibbles.length / perBlock));
+  for (let b = 0; b < blocks.length; b++) {
+    let marks = 0;
+    for (let i = b * perBlock, end = Math.min(i + perBlock, nibbles.length); i < end; i++) {
+      marks |= BYTE_MARKS[nibbles[i]!]!;
+    }
+    blocks[b] = marks;
+  }
+  blockSummaries.set(nibbles, blocks);
+  return blocks;
+}
+
+/**
+ * The marks (bit `m` for mark `m`) an id of block `b` can hold in all of
+ * the sets at once: at least every set's lowest mark there, and one that
+ * some set holds there (0 when a set holds no id of the block).
+ */
+function sharedBlockMarks(blocks: readonly Uint16Array[], b: number): number {
+  let some = 0, floor = 0;
+  for (let s = 0; s < blocks.length; s++) {
+    const marks = blocks[s]![b]!;
+    if (marks === 0) return 0;
+    some |= marks;
+    const lowest = marks & -marks;
+    if (lowest > floor) floor = lowest;
+  }
+  return some & -floor;
+}
+
+/**
+ * The marks whose next matches can still enter the first `need` entries
+ * above `lowLevel`: levels whose first `need` ids are not all found, and no
+ * worse than the best level by which the buckets already hold `need`
+ * entries (a later match at a worse level comes after all of those).
+ */
+function wantedMarks(buckets: readonly number[][], lowLevel: number, need: number): number {
+  let wanted = 0, found = 0;
+  for (let level = lowLevel + 1; level < 15 && found < need; level++) {
+    const size = buckets[level]!.length;
+    if (size < need) wanted |= 1 << (level + 1);
+    found += size;
+  }
+  return wanted;
+}
+
 /**
  * The matches above `lowLevel`, the first `need` by level then id, read
  * from the lowest id eight at a time: each level keeps its first `need`
- * ids, and the reading stops once the level right above `lowLevel` has
- * them all (no later id can come before them).
+ * ids. A block of ids is skipped when its marks in the sets
+ * ({@linkcode markBlocks}) cannot give a match at a level still wanted —
+ * one whose first ids are not all found, and no worse than those that
+ * already fill the page — and the reading stops once no level is wanted.
+ * Most such pages are one word's prefix (`be`, `menta`), filled from the
+ * names that start with it at the first ids, above a level or two that
+ * only a few ids anywhere hold (a city or a specialty named exactly so):
+ * only the blocks holding those are read to the end.
  */
 function firstAbove(
   sets: readonly DenseMarks[],
@@ -243,40 +326,51 @@ function firstAbove(
   const words = sets.map((s) =>
     new Int32Array(s.nibbles.buffer, s.nibbles.byteOffset, bytes >>> 2)
   );
+  const blocks = sets.map((s) => markBlocks(s.nibbles));
   const passBytes = new Uint8Array(pass.buffer, pass.byteOffset, pass.byteLength);
-  const first = words[0]!, rest = words.slice(1), whole = first.length;
+  const first = words[0]!, rest = words.slice(1), whole = first.length, ids = bytes << 1;
   const buckets: number[][] = Array.from({ length: 16 }, () => []);
-  const next = buckets[lowLevel + 1]!;
   const keep = (id: number, mark: number) => {
     const bucket = buckets[mark - 1]!;
     if (mark - 1 > lowLevel && bucket.length < need) bucket.push(id);
   };
-  for (let w = 0; w < whole && next.length < need; w++) {
-    if ((w & WATCH_EVERY) === 0) watch?.();
-    let marks = first[w]!;
-    let shared = SPREAD[passBytes[w]!]! & present(marks);
-    for (let s = 0; s < rest.length && shared !== 0; s++) {
-      const x = rest[s]![w]!;
-      shared &= present(x);
-      marks = maxLanes(marks, x);
+  const blockWords = MARK_BLOCK_IDS >>> 3;
+  let wanted = wantedMarks(buckets, lowLevel, need);
+  for (let b = 0; b < blocks[0]!.length && wanted !== 0; b++) {
+    if ((sharedBlockMarks(blocks, b) & wanted) === 0) continue;
+    watch?.();
+    for (let w = b * blockWords, end = Math.min(w + blockWords, whole); w < end; w++) {
+      let marks = first[w]!;
+      let shared = SPREAD[passBytes[w]!]! & present(marks);
+      for (let s = 0; s < rest.length && shared !== 0; s++) {
+        const x = rest[s]![w]!;
+        shared &= present(x);
+        marks = maxLanes(marks, x);
+      }
+      for (let lane = 0; shared !== 0; lane++, shared >>>= 4) {
+        if (shared & 1) keep((w << 3) + lane, (marks >>> (lane << 2)) & 15);
+      }
     }
-    for (let lane = 0; shared !== 0; lane++, shared >>>= 4) {
-      if (shared & 1) keep((w << 3) + lane, (marks >>> (lane << 2)) & 15);
+    // The block's ids after the last whole word (a byte length not a multiple of 4), one at a time.
+    for (
+      let id = Math.max(whole << 3, b * MARK_BLOCK_IDS),
+        end = Math.min(ids, (b + 1) * MARK_BLOCK_IDS);
+      id < end;
+      id++
+    ) {
+      const mark = markOf(sets, id);
+      if (mark !== 0 && ((pass[id >>> 5]! >>> (id & 31)) & 1) === 1) keep(id, mark);
     }
+    wanted = wantedMarks(buckets, lowLevel, need);
   }
-  // The ids after the last whole word (a byte length not a multiple of 4), one at a time.
-  for (let id = whole << 3; id < bytes << 1 && next.length < need; id++) {
-    const mark = markOf(sets, id);
-    if (mark !== 0 && ((pass[id >>> 5]! >>> (id & 31)) & 1) === 1) keep(id, mark);
-  }
-  const ids: number[] = [], levels: number[] = [];
-  for (let level = lowLevel + 1; level < 16 && ids.length < need; level++) {
-    for (const id of buckets[level]!.slice(0, need - ids.length)) {
-      ids.push(id);
+  const out: number[] = [], levels: number[] = [];
+  for (let level = lowLevel + 1; level < 16 && out.length < need; level++) {
+    for (const id of buckets[level]!.slice(0, need - out.length)) {
+      out.push(id);
       levels.push(level);
     }
   }
-  return { ids: Uint32Array.from(ids), levels: Uint8Array.from(levels) };
+  return { ids: Uint32Array.from(out), levels: Uint8Array.from(levels) };
 }
 
 /**
