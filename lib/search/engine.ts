@@ -558,10 +558,20 @@ const NAME_LEVEL = 3;
  * names, other names — which are its parts at levels 1 to
  * {@linkcode NAME_LEVEL} in {@linkcode textWordParts}; every other part
  * (places, codes, credentials, longer terms, typo variants) is at a worse
- * level.
+ * level. A hint required as a word (a query of hints only: `ca`, `b`)
+ * matches at those levels by its hint parts too (an initial, an NPI):
+ * they are among its lists.
  */
-function wordNameLists(w: WordTerms, index: SearchIndex): Uint32Array[] {
-  return [FIELD.surname, FIELD.given, FIELD.other].map((field) => index.list(field, w.word));
+function wordNameLists(w: WordTerms, ctx: EngineContext): Uint32Array[] {
+  const { index } = ctx;
+  const lists = [FIELD.surname, FIELD.given, FIELD.other].map((field) => index.list(field, w.word));
+  if (w.kinds) {
+    const hint = { word: w.word, kinds: w.kinds };
+    for (const part of hintParts(hint, index, npiIdsOf(ctx), true)) {
+      if (part.level <= NAME_LEVEL) lists.push(part.list);
+    }
+  }
+  return lists;
 }
 
 /** A query word ready to evaluate: its parts, or its cached union. */
@@ -858,7 +868,7 @@ function matchText(
   // finds fewer than a page: most searches never read the typo vocabulary of a known word.
   let planned = plan(words, "unknown");
   const driven = driveWords(planned, ctx);
-  if (driven && top !== null && !split.hintsRequired) {
+  if (driven && top !== null) {
     const entries = denseTop(driven, planned, words, split.hints, allWords, top, ctx, {
       filters,
       test,
@@ -982,7 +992,7 @@ function denseTop(
   // Every match at a name level is in each word's name lists: the shortest are read.
   let low: Uint32Array[] = [], lowSize = Infinity;
   for (const w of planned) {
-    const lists = wordNameLists(w, index);
+    const lists = wordNameLists(w, ctx);
     const size = lists.reduce((sum, l) => sum + l.length, 0);
     if (size < lowSize) [low, lowSize] = [lists, size];
   }
