@@ -7,7 +7,13 @@
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import { type LeveledPart, unionAll } from "../lib/index/sorted.ts";
 import { buildWordSet, intersectDense, type WordSet } from "../lib/search/word_sets.ts";
-import { densePage, fitPage, flagPassBits } from "../lib/search/dense_page.ts";
+import {
+  densePage,
+  fitPage,
+  flagPassBits,
+  MARK_BLOCK_IDS,
+  markBlocks,
+} from "../lib/search/dense_page.ts";
 import { rankKey, SUB, TIER } from "../lib/search/scores.ts";
 import { Rng } from "../lib/demo/prng.ts";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
@@ -99,6 +105,74 @@ Deno.test("[dense page] total and first entries agree with listing every match",
   assert(beyondLow >= 5 && fromLow >= 5, `both ways are checked (${beyondLow}, ${fromLow})`);
 });
 
+/** Ids at random within a few blocks of {@linkcode MARK_BLOCK_IDS} ids only. */
+function clusteredList(rng: Rng, count: number, universe: number, blocks: number): Uint32Array {
+  const all = Math.ceil(universe / MARK_BLOCK_IDS);
+  const chosen = Array.from({ length: blocks }, () => rng.int(all));
+  const set = new Set<number>();
+  for (let i = 0; i < count; i++) {
+    const id = rng.pick(chosen) * MARK_BLOCK_IDS + rng.int(MARK_BLOCK_IDS);
+    if (id < universe) set.add(id);
+  }
+  return Uint32Array.from([...set].sort((a, b) => a - b));
+}
+
+Deno.test("[dense page] blocks without a wanted level are skipped, the page unchanged", () => {
+  // A prefix's page (`be`, `menta`): a long part at a poor level fills it from the first ids, above
+  // levels only a few blocks hold; pages reaching into those levels, and sets held by one block.
+  const rng = new Rng(6143);
+  let skipped = 0, reached = 0;
+  for (let round = 0; round < 48; round++) {
+    const universe = rng.pick([100_003, 163_840, 250_007]);
+    const flags = Uint8Array.from({ length: universe }, () => rng.int(2));
+    const mask = rng.pick([0, 1]), value = mask;
+    const lowLevel = 3;
+    const names: Uint32Array[] = [];
+    const sets = Array.from({ length: 1 + rng.int(3) }, (_, s) => {
+      const name = randomList(rng, rng.int(30), universe);
+      names.push(name);
+      const parts = [
+        { list: randomList(rng, universe / (2 + rng.int(3)), universe), level: 6 + rng.int(3) },
+        ...Array.from({ length: 1 + rng.int(4) }, () => ({
+          list: clusteredList(rng, 1 + rng.int(40), universe, 1 + rng.int(3)),
+          level: 4 + rng.int(s === 0 ? 4 : 2),
+        })),
+        { list: name, level: 1 + rng.int(3) },
+      ];
+      const set = buildWordSet(parts, universe);
+      if (set.kind !== "dense") throw new Error("the test meant a dense set");
+      return set;
+    });
+    const end = rng.pick([1, 10, 40, 200]);
+    const want = model(sets, flags, mask, value, new Uint32Array(0), 0, end);
+    const got = densePage({
+      sets,
+      pass: flagPassBits(flags, mask, value),
+      low: unionAll(names, universe),
+      lowLevel,
+      promoted: new Uint32Array(0),
+      upTo: 0,
+      end,
+    });
+    const label = `round ${round}: ${sets.length} sets over ${universe}, end ${end}`;
+    assertEquals(got.total, want.total, label);
+    assertEquals(Array.from(got.ids, (id, i) => [id, got.levels[i]!]), want.entries, label);
+    const levels = new Set(want.entries.map(([, level]) => level));
+    if (want.entries.some(([, level]) => level > lowLevel && level < 6)) reached++;
+    if (levels.size === 1 && want.entries.every(([, level]) => level >= 6)) skipped++;
+  }
+  assert(skipped >= 5 && reached >= 5, `both kinds of page are checked (${skipped}, ${reached})`);
+});
+
+Deno.test("[dense page] the marks each block of a set holds", () => {
+  assertEquals([...markBlocks(Uint8Array.of(0x10, 0x63))], [0b1001010]);
+  const nibbles = new Uint8Array(MARK_BLOCK_IDS + 2);
+  nibbles[MARK_BLOCK_IDS / 2 - 1] = 0x20;
+  nibbles[MARK_BLOCK_IDS + 1] = 0x0f;
+  assertEquals([...markBlocks(nibbles)], [0b100, 0, 1 << 15]);
+  assertEquals(markBlocks(nibbles), markBlocks(nibbles), "kept for the same marks");
+});
+
 Deno.test("[dense page] with a hint: the fitting matches ranked as listing and keying them all", () => {
   const rng = new Rng(4049);
   let served = 0, declined = 0;
@@ -187,45 +261,72 @@ interface Body {
   facets?: unknown;
 }
 
-Deno.test("[dense page] a first page of common words is the listed set's first page", async () => {
+/**
+ * Asks each query's first page, then the same with facets (which need every
+ * match: the listed set), and checks both alike; returns how many of the
+ * first pages were ranked on the dense sets (they leave the result cache
+ * untouched).
+ */
+async function pagesAgree(
+  app: ReturnType<typeof testApp>,
+  store: ReturnType<typeof openSearchableStore>,
+  queries: readonly string[],
+): Promise<number> {
+  let topOnly = 0;
+  for (const query of queries) {
+    const misses = () => store.cacheCounters().results?.misses ?? 0;
+    const page = await assertJson<Body>(await app.request(`/v1/providers/search?${query}`));
+    const before = misses();
+    const listed = await assertJson<Body>(
+      await app.request(`/v1/providers/search?${query}&facets=state`),
+    );
+    if (misses() > before) topOnly++;
+    assertEquals(page.total, listed.total, query);
+    assertEquals(page.results, listed.results, query);
+    // The same position (the signature covers the whole query, facets included).
+    const position = (b: Body) => {
+      if (!b.next_cursor) return null;
+      const text = atob(b.next_cursor.replaceAll("-", "+").replaceAll("_", "/"));
+      return text.slice(0, text.lastIndexOf("."));
+    };
+    assertEquals(position(page), position(listed), query);
+    assert(page.total > 0, `${query} finds providers`);
+  }
+  return topOnly;
+}
+
+Deno.test("[dense page] a first page of common words is the listed set's first page", async (t) => {
   const dir = await Deno.makeTempDir();
   buildDemoDatabase({ path: `${dir}/demo.db`, records: 3000, seed: 7 });
   const store = openSearchableStore(`${dir}/demo.db`);
   const app = testApp({ deps: { dataset: new Dataset({ kind: "ready", store }) } });
   try {
-    const queries = [
-      "q=nurse",
-      "q=family%20medicine",
-      "q=nurse%20practitioner&limit=100&offset=20",
-      "q=medical%20nurse&entity_type=individual",
-      "q=pharmacy&include_deactivated=true&limit=50",
-      "q=care%20nurse%20family&offset=7&limit=3",
-      "q=nurse%20california",
-      "q=texas%20family%20medicine&limit=25",
-    ];
-    let topOnly = 0;
-    for (const query of queries) {
-      const misses = () => store.cacheCounters().results?.misses ?? 0;
-      const page = await assertJson<Body>(await app.request(`/v1/providers/search?${query}`));
-      // Facets need every match: the listed set, kept in the result cache.
-      const before = misses();
-      const listed = await assertJson<Body>(
-        await app.request(`/v1/providers/search?${query}&facets=state`),
-      );
-      // The first page left nothing in the result cache when it was ranked on the dense sets.
-      if (misses() > before) topOnly++;
-      assertEquals(page.total, listed.total, query);
-      assertEquals(page.results, listed.results, query);
-      // The same position (the signature covers the whole query, facets included).
-      const position = (b: Body) => {
-        if (!b.next_cursor) return null;
-        const text = atob(b.next_cursor.replaceAll("-", "+").replaceAll("_", "/"));
-        return text.slice(0, text.lastIndexOf("."));
-      };
-      assertEquals(position(page), position(listed), query);
-      assert(page.total > 0, `${query} finds providers`);
-    }
-    assert(topOnly >= 3, `most of these pages come from the dense sets (${topOnly})`);
+    await t.step("words", async () => {
+      const topOnly = await pagesAgree(app, store, [
+        "q=nurse",
+        "q=family%20medicine",
+        "q=nurse%20practitioner&limit=100&offset=20",
+        "q=medical%20nurse&entity_type=individual",
+        "q=pharmacy&include_deactivated=true&limit=50",
+        "q=care%20nurse%20family&offset=7&limit=3",
+        "q=nurse%20california",
+        "q=texas%20family%20medicine&limit=25",
+      ]);
+      assert(topOnly >= 3, `most of these pages come from the dense sets (${topOnly})`);
+    });
+    await t.step("hints only, required as words (the first keys typed)", async () => {
+      // A state code, a credential, a title, an initial: each also matches as a name and a prefix.
+      const topOnly = await pagesAgree(app, store, [
+        "q=ca",
+        "q=c",
+        "q=m&limit=40&offset=5",
+        "q=md",
+        "q=dr",
+        "q=dr%20md",
+        "q=tx&include_deactivated=true",
+      ]);
+      assert(topOnly >= 4, `most of these pages come from the dense sets (${topOnly})`);
+    });
   } finally {
     store.close();
     await Deno.remove(dir, { recursive: true });
