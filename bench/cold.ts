@@ -16,6 +16,7 @@ export const COLD_CLASSES = [
   "first_last",
   "surname_typo",
   "name_prefix",
+  "typeahead",
   "org_words",
   "search_box",
   "specialty_near",
@@ -220,6 +221,17 @@ function* candidates(
           }`;
         }
         break;
+      case "typeahead": {
+        // A search box's first keys: one word as typed so far, a surname's or an organization's.
+        const org = organizations.length > 0 && rng.chance(0.3) ? rng.pick(organizations) : null;
+        const words = org ? organizationWords(org.organization!) : [];
+        const word = words.length > 0 ? rng.pick(words) : last;
+        const letters = word.toLowerCase().replace(/[^a-z]/g, "");
+        if (letters.length >= 2) {
+          yield `${SEARCH}?q=${letters.slice(0, rng.range(2, Math.min(6, letters.length)))}`;
+        }
+        break;
+      }
       case "org_words": {
         if (organizations.length === 0) return;
         const org = rng.pick(organizations);

@@ -320,9 +320,17 @@ async function main(): Promise<void> {
   if (args["cold-only"]) {
     if (!args.db) throw new UsageError("--cold-only needs --db FILE");
     const only = args.classes ? args.classes.split(",") : null;
-    // The threads and memory settings to serve with, when set here (else the server's defaults).
+    // The threads, memory and pinning settings to serve with, when set here (else the defaults).
     const env: Record<string, string> = {};
-    for (const name of ["SEARCH_WORKERS", "SERVE_THREADS", "BUSY_TRIM_MS", "DENO_V8_FLAGS"]) {
+    for (
+      const name of [
+        "SEARCH_WORKERS",
+        "SERVE_THREADS",
+        "BUSY_TRIM_MS",
+        "PIN_DATA_FILES",
+        "DENO_V8_FLAGS",
+      ]
+    ) {
       const value = Deno.env.get(name);
       if (value) env[name] = value;
     }
