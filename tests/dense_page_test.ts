@@ -119,7 +119,7 @@ function clusteredList(rng: Rng, count: number, universe: number, blocks: number
 
 Deno.test("[dense page] blocks without a wanted level are skipped, the page unchanged", () => {
   // A prefix's page (`be`, `menta`): a long part at a poor level fills it from the first ids, above
-  // levels only a few blocks hold; pages reaching into those levels, and sets held by one block.
+  // levels that only one to three blocks hold; and pages that reach into those levels.
   const rng = new Rng(6143);
   let skipped = 0, reached = 0;
   for (let round = 0; round < 48; round++) {
@@ -170,7 +170,7 @@ Deno.test("[dense page] the marks each block of a set holds", () => {
   nibbles[MARK_BLOCK_IDS / 2 - 1] = 0x20;
   nibbles[MARK_BLOCK_IDS + 1] = 0x0f;
   assertEquals([...markBlocks(nibbles)], [0b100, 0, 1 << 15]);
-  assertEquals(markBlocks(nibbles), markBlocks(nibbles), "kept for the same marks");
+  assert(markBlocks(nibbles) === markBlocks(nibbles), "kept for the same marks");
 });
 
 Deno.test("[dense page] with a hint: the fitting matches ranked as listing and keying them all", () => {
