@@ -328,7 +328,7 @@ function firstAbove(
   );
   const blocks = sets.map((s) => markBlocks(s.nibbles));
   const passBytes = new Uint8Array(pass.buffer, pass.byteOffset, pass.byteLength);
-  const first = words[0]!, rest = words.slice(1), whole = first.length, ids = bytes << 1;
+  const first = words[0]!, rest = words.slice(1), whole = first.length, idEnd = bytes << 1;
   const buckets: number[][] = Array.from({ length: 16 }, () => []);
   const keep = (id: number, mark: number) => {
     const bucket = buckets[mark - 1]!;
@@ -354,7 +354,7 @@ function firstAbove(
     // The block's ids after the last whole word (a byte length not a multiple of 4), one at a time.
     for (
       let id = Math.max(whole << 3, b * MARK_BLOCK_IDS),
-        end = Math.min(ids, (b + 1) * MARK_BLOCK_IDS);
+        end = Math.min(idEnd, (b + 1) * MARK_BLOCK_IDS);
       id < end;
       id++
     ) {
