@@ -31,4 +31,4 @@ VOLUME ["/app/data"]
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s \
   CMD ["deno", "eval", "const r = await fetch('http://127.0.0.1:7860/health'); Deno.exit(r.ok ? 0 : 1)"]
 
-CMD ["run", "--cached-only", "--allow-net", "--allow-env", "--allow-read", "--allow-write=/app/data", "--allow-sys=loadavg,osRelease", "--allow-ffi", "--v8-flags=--expose-gc", "main.ts"]
+CMD ["run", "--cached-only", "--allow-net", "--allow-env", "--allow-read", "--allow-write=/app/data", "--allow-sys=loadavg,osRelease,systemMemoryInfo", "--allow-ffi", "--v8-flags=--expose-gc", "main.ts"]

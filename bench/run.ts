@@ -328,6 +328,7 @@ async function main(): Promise<void> {
         "SERVE_THREADS",
         "BUSY_TRIM_MS",
         "PIN_DATA_FILES",
+        "HOLD_RECORDS",
         "DENO_V8_FLAGS",
       ]
     ) {

@@ -85,6 +85,12 @@ export interface Config {
    * `PinnedFiles`), so that no search waits for a page read back from disk.
    */
   pinDataFiles: boolean;
+  /**
+   * `HOLD_RECORDS`: 1 (default) keeps the records parts' pages mapped by a
+   * mapping of their own and reads records with system calls, where the
+   * parts fit in half the memory available at start (see `recordsHeld`).
+   */
+  holdRecords: boolean;
 }
 
 /** Documentation of every variable, for the README and start-up errors. */
@@ -172,6 +178,11 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
     name: "PIN_DATA_FILES",
     default: "0",
     meaning: "1 = lock the database's files in memory (needs CAP_IPC_LOCK and the memory)",
+  },
+  {
+    name: "HOLD_RECORDS",
+    default: "1",
+    meaning: "1 = keep the records in memory where they fit in half of it, and read them unmapped",
   },
 ];
 
@@ -292,6 +303,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     idleReleaseMs: integerVar(env, "IDLE_RELEASE_MS", 5000, 0, 3_600_000, problems),
     busyTrimMs: integerVar(env, "BUSY_TRIM_MS", 0, 0, 3_600_000, problems),
     pinDataFiles: integerVar(env, "PIN_DATA_FILES", 0, 0, 1, problems) === 1,
+    holdRecords: integerVar(env, "HOLD_RECORDS", 1, 0, 1, problems) === 1,
   };
   if (config.serveThreads > 1) problems.push(...serveThreadsConflicts(env));
   if (config.releasePollSeconds > 0 && !releaseUrl) {

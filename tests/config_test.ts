@@ -28,3 +28,10 @@ Deno.test("[config] PIN_DATA_FILES is 0 (default) or 1", () => {
   const error: TypeError = assertThrows(() => loadConfig({ PIN_DATA_FILES: "yes" }), TypeError);
   assertMatch(error.message, /PIN_DATA_FILES must be an integer from 0 to 1, got 'yes'/);
 });
+
+Deno.test("[config] HOLD_RECORDS is 1 (default) or 0", () => {
+  assertEquals(loadConfig({}).holdRecords, true);
+  assertEquals(loadConfig({ HOLD_RECORDS: "0" }).holdRecords, false);
+  const error: TypeError = assertThrows(() => loadConfig({ HOLD_RECORDS: "2" }), TypeError);
+  assertMatch(error.message, /HOLD_RECORDS must be an integer from 0 to 1, got '2'/);
+});

@@ -2,7 +2,8 @@
  * Part files: the records split over several parts read exactly as from
  * one; an update keeps them; a missing part is refused with a clear error;
  * a commit removes the replaced release's parts and the sweep of leftovers
- * those of killed builds, never a part the database names.
+ * those of killed builds, never a part the database names. Records read
+ * unmapped are the same, and held only where asked and where they fit.
  */
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { DatabaseSync } from "node:sqlite";
@@ -19,12 +20,20 @@ import {
 import { findLeftovers } from "../lib/store/build_leftovers.ts";
 import { runImport } from "../lib/import/importer.ts";
 import { writeDemoCsv } from "../lib/demo/csv.ts";
+import { ownProcFile } from "./_utils.ts";
+import { recordsHeld } from "../lib/service/startup.ts";
+import { loadConfig } from "../lib/config.ts";
+import { canMapFiles } from "../lib/index/mapped_file.ts";
 
 const quiet = { start() {}, update() {}, finish() {}, note() {} };
 
-/** Every provider's JSON text, in id order. */
-function allJson(path: string): string[] {
-  const store = openSqliteStore(path, { lazyIndex: true, recordCacheBytes: 0 });
+/** Every provider's JSON text, in id order; `mapped` says how the records parts are read. */
+function allJson(path: string, mapped = true): string[] {
+  const store = openSqliteStore(path, {
+    lazyIndex: true,
+    recordCacheBytes: 0,
+    recordsMapped: mapped,
+  });
   try {
     const n = store.dataset().records;
     const ids = Array.from({ length: n }, (_, i) => i + 1);
@@ -65,6 +74,58 @@ Deno.test("[parts] records split over many parts read exactly as from one", () =
         db.close();
       }
     }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+/** The records parts of the databases in `dir` this process maps now. */
+async function mappedRecordParts(dir: string): Promise<string[]> {
+  const maps = await ownProcFile("maps");
+  return maps.split("\n").filter((line) => line.includes(`${dir}/`) && line.includes(".records-"));
+}
+
+Deno.test({
+  name: "[parts] records read unmapped are the same records, and no part is mapped for them",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const dir = Deno.makeTempDirSync();
+    try {
+      buildDemoDatabase({
+        path: `${dir}/many.db`,
+        records: 3000,
+        seed: 6,
+        recordPartBytes: 1 << 19,
+      });
+      assertEquals(allJson(`${dir}/many.db`, false), allJson(`${dir}/many.db`));
+      for (const mapped of [false, true]) {
+        const store = openSqliteStore(`${dir}/many.db`, {
+          lazyIndex: true,
+          recordCacheBytes: 0,
+          recordsMapped: mapped,
+        });
+        try {
+          assertEquals(store.providerJsonById([1, 1500, 3000]).length, 3);
+          const maps = await mappedRecordParts(dir);
+          if (mapped) assert(maps.length > 0, "SQLite maps the parts it reads");
+          else assertEquals(maps, [], "read with system calls, nothing mapped");
+        } finally {
+          store.close();
+        }
+      }
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("[parts] records are held where they fit in half the available memory, if asked", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    buildDemoDatabase({ path: `${dir}/p.db`, records: 500, seed: 2 });
+    assertEquals(recordsHeld(`${dir}/p.db`, loadConfig({})), canMapFiles());
+    assertEquals(recordsHeld(`${dir}/p.db`, loadConfig({ HOLD_RECORDS: "0" })), false);
+    assertEquals(recordsHeld(`${dir}/none.db`, loadConfig({})), false, "no database, no parts");
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

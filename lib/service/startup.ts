@@ -9,8 +9,8 @@ import { Dataset } from "./dataset.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import { openSqliteStore } from "../store/sqlite_store.ts";
-import { canMapFiles, PinnedFiles } from "../index/mapped_file.ts";
-import { partFiles, partPath } from "../store/parts.ts";
+import { canMapFiles, type PinMode, PinnedFiles } from "../index/mapped_file.ts";
+import { partFiles, partPath, readPartNames } from "../store/parts.ts";
 import {
   openSearchableStore,
   type SearchableSqliteStore,
@@ -58,36 +58,71 @@ export async function openServing(
   log: Logger,
   observer?: PoolObserver,
 ): Promise<Serving> {
-  const serving = await openStoreAndPool(path, config, log, observer);
-  if (config.pinDataFiles) pinWhileServed(path, serving.store, log);
+  const held = recordsHeld(path, config);
+  const serving = await openStoreAndPool(path, config, log, observer, !held);
+  const hold = () => pinWhileServed(path, serving.store, log, "hold");
+  // Records read unmapped are kept in memory whatever comes: held where they cannot be locked.
+  if (config.pinDataFiles) {
+    pinWhileServed(path, serving.store, log, "lock", held ? hold : undefined);
+  } else if (held) hold();
   return serving;
 }
 
 /**
- * Locks the files `store` reads in memory (`PIN_DATA_FILES`), a chunk
- * between tasks while it serves, and lets them go when it closes. The
- * postings part is left out when the index is read from the index map.
+ * Whether the records parts of the database at `path` are held in memory
+ * (`HOLD_RECORDS`) and so read with system calls instead of through
+ * SQLite's mapping: files can be mapped here, and the parts take at most
+ * half the memory the system has available now (`Deno.systemMemoryInfo`,
+ * which the start commands allow). False when either cannot be told.
  */
-function pinWhileServed(path: string, store: SearchableSqliteStore, log: Logger): void {
+export function recordsHeld(path: string, config: Config): boolean {
+  if (!config.holdRecords || !canMapFiles()) return false;
+  const parts = readPartNames(path);
+  if (!parts || parts.records.length === 0) return false;
+  try {
+    let bytes = 0;
+    for (const { file } of parts.records) bytes += Deno.statSync(partPath(path, file)).size;
+    return bytes * 2 <= Deno.systemMemoryInfo().available;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Keeps the files `store` reads in memory while it serves, a chunk between
+ * tasks, and lets them go when it closes: with `lock` (`PIN_DATA_FILES`)
+ * every file it reads, locked (the postings part is left out when the
+ * index is read from the index map); with `hold` (`HOLD_RECORDS`) its
+ * records parts, mapped. `failed` runs when they cannot be kept.
+ */
+function pinWhileServed(
+  path: string,
+  store: SearchableSqliteStore,
+  log: Logger,
+  mode: PinMode,
+  failed?: () => void,
+): void {
   const { parts } = store;
   const unread = parts.map && canMapFiles() ? parts.postings : null;
-  const files = [
-    path,
-    ...partFiles(parts).filter((f) => f !== unread).map((f) => partPath(path, f)),
-  ];
-  const pins = new PinnedFiles();
+  const files = mode === "hold"
+    ? parts.records.map((r) => partPath(path, r.file))
+    : [path, ...partFiles(parts).filter((f) => f !== unread).map((f) => partPath(path, f))];
+  const pins = new PinnedFiles(mode);
   const close = store.close.bind(store);
   store.close = () => {
     pins.release();
     close();
   };
+  const what = mode === "hold" ? "records held in memory" : "data files pinned in memory";
   pins.pin(files, () => new Promise((resolve) => setTimeout(resolve, 0))).then(
-    (bytes) => log.info("data files pinned in memory", { path, files: files.length, bytes }),
-    (error) =>
-      log.warn("data files not pinned in memory", {
+    (bytes) => log.info(what, { path, files: files.length, bytes }),
+    (error) => {
+      log.warn(`${what}: failed`, {
         path,
         error: error instanceof Error ? error.message : String(error),
-      }),
+      });
+      failed?.();
+    },
   );
 }
 
@@ -95,11 +130,14 @@ async function openStoreAndPool(
   path: string,
   config: Config,
   log: Logger,
-  observer?: PoolObserver,
+  observer: PoolObserver | undefined,
+  recordsMapped: boolean,
 ): Promise<Serving> {
   if (config.searchWorkers === 0) {
     return {
-      store: readWhole(openSearchableStore(path, threadCaches(config.serveThreads))),
+      store: readWhole(
+        openSearchableStore(path, { ...threadCaches(config.serveThreads), recordsMapped }),
+      ),
       pool: null,
     };
   }
@@ -113,6 +151,7 @@ async function openStoreAndPool(
       lazyIndex: true,
       recordCacheBytes: 16 * 1024 * 1024,
       postingCacheBytes: 16 * 1024 * 1024,
+      recordsMapped,
       sharedColumns: () => pool?.columns ?? {},
     }),
     { lazy: true },
@@ -124,6 +163,7 @@ async function openStoreAndPool(
       queue: config.searchQueue,
       maxWaitMs: config.searchMaxWaitMs,
       idleReleaseMs: config.idleReleaseMs,
+      storeOptions: { recordsMapped },
       observer,
       log,
       render: (job, page) => renderBody(store, job, page),
@@ -135,7 +175,7 @@ async function openStoreAndPool(
     log.warn("search workers unavailable; searching on the serving thread", {
       error: error instanceof Error ? error.message : String(error),
     });
-    return { store: readWhole(openSearchableStore(path)), pool: null };
+    return { store: readWhole(openSearchableStore(path, { recordsMapped })), pool: null };
   }
 }
 

@@ -48,8 +48,9 @@ export class RecordParts {
   }
 
   /**
-   * Opens the records parts `names` of the database at `main`; throws when
-   * one is missing or unreadable (the parts opened so far are closed).
+   * Opens the records parts `names` of the database at `main`, mapped
+   * unless `mapped` is false (see `openPart`); throws when one is missing
+   * or unreadable (the parts opened so far are closed).
    *
    * @example
    * ```ts
@@ -57,11 +58,15 @@ export class RecordParts {
    * records.doc(1);
    * ```
    */
-  static open(main: string, names: readonly RecordPartName[]): RecordParts {
+  static open(
+    main: string,
+    names: readonly RecordPartName[],
+    { mapped = true }: { mapped?: boolean } = {},
+  ): RecordParts {
     const parts: ReadPart[] = [];
     try {
       for (const { file } of names) {
-        const db = openPart(partPath(main, file));
+        const db = openPart(partPath(main, file), { mapped });
         parts.push({
           db,
           one: db.prepare("SELECT doc FROM record WHERE seq = ?"),

@@ -135,6 +135,12 @@ export interface SqliteStoreOptions {
    * from SQLite.
    */
   indexMap?: boolean;
+  /**
+   * Read the records parts through SQLite's mapping of them (default true);
+   * false reads them with system calls, for a process that keeps their
+   * pages in memory otherwise (see `openPart`).
+   */
+  recordsMapped?: boolean;
 }
 
 /**
@@ -227,7 +233,7 @@ export function openSqliteStore(
   let postings: DatabaseSync;
   try {
     parts = parseParts(meta.get(PARTS_META_KEY));
-    recordParts = RecordParts.open(path, parts.records);
+    recordParts = RecordParts.open(path, parts.records, { mapped: options.recordsMapped });
     try {
       postings = openPart(partPath(path, parts.postings));
     } catch (error) {
