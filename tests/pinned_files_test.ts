@@ -14,25 +14,35 @@ async function lockedKb(): Promise<number> {
   return Number(match[1]);
 }
 
+/**
+ * Writes two files in `dir` (3 and 1 MB: within the smallest memlock limit
+ * a host sets, 8 MB here, with or without privileges), pins them with
+ * `pins`, and checks that 4 MB were kept with a pause after each chunk.
+ * Returns the files' paths.
+ */
+async function pinTwoFiles(dir: string, pins: PinnedFiles): Promise<string[]> {
+  const files = [`${dir}/a`, `${dir}/b`];
+  await Deno.writeFile(files[0]!, new Uint8Array(3 << 20).fill(7));
+  await Deno.writeFile(files[1]!, new Uint8Array(1 << 20).fill(9));
+  let pauses = 0;
+  const bytes = await pins.pin(files, () => {
+    pauses++;
+    return Promise.resolve();
+  });
+  assertEquals(bytes, 4 << 20);
+  assertEquals(pauses, 2, "a pause after each chunk");
+  return files;
+}
+
 Deno.test({
   name: "[pin] a file's pages are locked in memory and let go",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
     const dir = await Deno.makeTempDir();
     try {
-      // Within the smallest memlock limit a host sets (8 MB here), with or without privileges.
-      const files = [`${dir}/a`, `${dir}/b`];
-      await Deno.writeFile(files[0]!, new Uint8Array(3 << 20).fill(7));
-      await Deno.writeFile(files[1]!, new Uint8Array(1 << 20).fill(9));
       const before = await lockedKb();
       const pins = new PinnedFiles();
-      let pauses = 0;
-      const bytes = await pins.pin(files, () => {
-        pauses++;
-        return Promise.resolve();
-      });
-      assertEquals(bytes, 4 << 20);
-      assertEquals(pauses, 2, "a pause after each chunk");
+      const files = await pinTwoFiles(dir, pins);
       assertEquals(await lockedKb() - before, 4096);
       pins.release();
       assertEquals(await lockedKb(), before);
@@ -67,18 +77,9 @@ Deno.test({
   fn: async () => {
     const dir = await Deno.makeTempDir();
     try {
-      const files = [`${dir}/a`, `${dir}/b`];
-      await Deno.writeFile(files[0]!, new Uint8Array(3 << 20).fill(5));
-      await Deno.writeFile(files[1]!, new Uint8Array(1 << 20).fill(6));
       const before = await lockedKb();
       const holds = new PinnedFiles("hold");
-      let pauses = 0;
-      const bytes = await holds.pin(files, () => {
-        pauses++;
-        return Promise.resolve();
-      });
-      assertEquals(bytes, 4 << 20);
-      assertEquals(pauses, 2, "a pause after each chunk");
+      const files = await pinTwoFiles(dir, holds);
       assertEquals(await mappedKb(files[0]!), 3072, "every page of the first file is mapped");
       assertEquals(await mappedKb(files[1]!), 1024, "and of the second");
       assertEquals(await lockedKb(), before, "held, not locked");
