@@ -185,6 +185,25 @@ Deno.test("[registry units] rendering helpers", () => {
   assertEquals(dashedPhone("12345"), "12345");
   assertEquals(epochMillis("2007-02-15"), "1171497600000");
   assertEquals(epochMillis(null), null);
+  // Counted from the digits, every day of 1600–2400 and the days past a month's end: as Date.parse.
+  const parsed = (date: string) => {
+    const ms = Date.parse(`${date}T00:00:00Z`);
+    return Number.isNaN(ms) ? null : String(ms);
+  };
+  for (let year = 1600; year <= 2400; year++) {
+    for (let month = 1; month <= 12; month++) {
+      for (let day = 1; day <= 31; day++) {
+        const date = `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+        if (epochMillis(date) !== parsed(date)) assertEquals(epochMillis(date), parsed(date), date);
+      }
+    }
+  }
+  for (const date of ["0000-01-01", "0001-02-29", "9999-12-31", "2023-13-01", "2023-00-10"]) {
+    assertEquals(epochMillis(date), parsed(date), date);
+  }
+  for (const date of ["2023-02-00", "2023-02-32", "2023-1-01", "2023/01/01", "20230101", "x"]) {
+    assertEquals(epochMillis(date), parsed(date), date);
+  }
   assertEquals(splitRegistryBody('7\n{"result_count":0}'), [7, '{"result_count":0}']);
   assertEquals(splitRegistryBody('-1\n{"Errors":[]}'), [null, '{"Errors":[]}']);
 });
