@@ -113,11 +113,13 @@ function pinWhileServed(
     pins.release();
     close();
   };
-  const what = mode === "hold" ? "records held in memory" : "data files pinned in memory";
+  const [kept, notKept] = mode === "hold"
+    ? ["records held in memory", "records not held in memory"]
+    : ["data files pinned in memory", "data files not pinned in memory"];
   pins.pin(files, () => new Promise((resolve) => setTimeout(resolve, 0))).then(
-    (bytes) => log.info(what, { path, files: files.length, bytes }),
+    (bytes) => log.info(kept, { path, files: files.length, bytes }),
     (error) => {
-      log.warn(`${what}: failed`, {
+      log.warn(notKept, {
         path,
         error: error instanceof Error ? error.message : String(error),
       });
