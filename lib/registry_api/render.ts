@@ -20,6 +20,7 @@ import type { SearchPage } from "../search/engine.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 import { taxonomyDesc } from "./query.ts";
 import { ERROR_NUMBER, errorsBody, registryError } from "./errors.ts";
+import { digitsValue } from "../text/digits.ts";
 
 /** A JSON object of the response. */
 export type Json = Record<string, unknown>;
@@ -72,10 +73,11 @@ export function dashedPhone(phone: string): string {
 /**
  * An ISO date as the API's epoch: milliseconds since 1970, as a string
  * (midnight UTC: the files carry dates, not times). A `YYYY-MM-DD` date
- * with a month of 1–12 and a day of 1–31 is counted from its digits (a
- * page of 200 records has 400 dates; a day past its month's end rolls over
- * into the next, as `Date.parse` does); anything else is left to
- * `Date.parse`, and what it cannot read is null.
+ * with a month of 1–12 and a day of 1–31 is read from its digits by
+ * `Date.UTC` and its text kept by day (a page of 200 records has 400 dates;
+ * a day past its month's end rolls over into the next, as `Date.parse`
+ * does); anything else is left to `Date.parse`, and what it cannot read is
+ * null.
  *
  * @example
  * ```ts
@@ -85,50 +87,25 @@ export function dashedPhone(phone: string): string {
 export function epochMillis(date: string | null): string | null {
   if (!date) return null;
   if (date.length === 10 && date.charCodeAt(4) === DASH && date.charCodeAt(7) === DASH) {
-    const year = digitsAt(date, 0, 4), month = digitsAt(date, 5, 2), day = digitsAt(date, 8, 2);
-    if (year >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= 31) {
-      const days = daysSince1970(year, month, day);
-      const slot = days - FIRST_KEPT_DAY;
-      if (slot < 0 || slot >= epochTexts.length) return String(days * DAY_MS);
-      return epochTexts[slot] ??= String(days * DAY_MS);
+    const year = digitsValue(date, 0, 4), month = digitsValue(date, 5, 7);
+    const day = digitsValue(date, 8, 10);
+    // Below year 100 `Date.UTC` reads a year of the 1900s: such dates go to `Date.parse`.
+    if (year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= 31) {
+      const ms = Date.UTC(year, month - 1, day);
+      const slot = ms / DAY_MS - FIRST_KEPT_DAY;
+      if (slot < 0 || slot >= epochTexts.length) return String(ms);
+      return epochTexts[slot] ??= String(ms);
     }
   }
   const ms = Date.parse(`${date}T00:00:00Z`);
   return Number.isNaN(ms) ? null : String(ms);
 }
 
-const DASH = 0x2d, ZERO = 0x30, DAY_MS = 86_400_000;
+const DASH = 0x2d, DAY_MS = 86_400_000;
 /** The first day whose epoch text is kept (1900-01-01, in days since 1970), and how many are. */
 const FIRST_KEPT_DAY = -25_567, KEPT_DAYS = 73_050;
 /** Epoch texts of the days from {@linkcode FIRST_KEPT_DAY} on, made once each (to 2099). */
 const epochTexts: (string | undefined)[] = new Array(KEPT_DAYS);
-
-/** The number written by the `count` characters of `text` at `from`, all digits; else -1. */
-function digitsAt(text: string, from: number, count: number): number {
-  let n = 0;
-  for (let i = from; i < from + count; i++) {
-    const d = text.charCodeAt(i) - ZERO;
-    if (d < 0 || d > 9) return -1;
-    n = n * 10 + d;
-  }
-  return n;
-}
-
-/**
- * Days from 1970-01-01 to `year-month-day` in the proleptic Gregorian
- * calendar: years counted from March, so that a leap day ends its year,
- * in whole cycles of 400 years (146,097 days) and the days into the last.
- */
-function daysSince1970(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const cycle = Math.floor(y / 400);
-  const yearOfCycle = y - cycle * 400;
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const dayOfCycle = yearOfCycle * 365 + Math.floor(yearOfCycle / 4) -
-    Math.floor(yearOfCycle / 100) + dayOfYear;
-  // 719,468 days from 0000-03-01 to 1970-01-01.
-  return cycle * 146_097 + dayOfCycle - 719_468;
-}
 
 /** Sets `key` only when `value` is a non-empty string. */
 function put(out: Json, key: string, value: string | null | undefined): void {
