@@ -227,6 +227,12 @@ export interface SearchPoolOptions {
    * search meanwhile. Without it, workers render bodies themselves.
    */
   render?: (job: SearchJob, page: SearchPage) => string;
+  /**
+   * The module each worker runs: `search_worker.ts` here (the default), or
+   * one of a higher layer that imports it and gives it a writer of bodies
+   * (`renderBodiesWith`), as the service's does.
+   */
+  workerUrl?: string;
 }
 
 /** What the pool is doing, for tests and diagnostics. */
@@ -647,7 +653,7 @@ export class SearchPool {
 
   /** Starts a worker in `slot`; resolves when it has opened the database. */
   #spawn(slot: Slot): Promise<void> {
-    const worker = new Worker(WORKER_URL, { type: "module" });
+    const worker = new Worker(this.#options.workerUrl ?? WORKER_URL, { type: "module" });
     slot.worker = worker;
     slot.ready = false;
     const mailbox = new ResultMailbox<FromWorker>(ResultMailbox.buffer());

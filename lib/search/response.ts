@@ -34,18 +34,22 @@ export interface SearchJob {
    * there are {@linkcode RECORDS_WITH_PAGE} or more (`SearchPage.records`):
    * the serving thread, which renders the page, then decodes and writes
    * them without reading them, and a large page's cost is shared by the two
-   * threads. For renderers that decode every record (the NPI Registry
-   * API's pages of up to 200), not for this API's, whose record texts are
-   * cached.
+   * threads. A shorter page is written whole on a worker that can write its
+   * form (`renderBodiesWith` in `search_worker.ts`; the service's can), else
+   * rendered on the serving thread. For renderers that decode every record
+   * (the NPI Registry API's pages of up to 200), not for this API's, whose
+   * record texts are cached on the serving thread.
    */
   recordsWithPage?: boolean;
 }
 
 /**
- * Hits from which a page's records are read on the search worker (see
- * {@linkcode SearchJob.recordsWithPage}): reading a page of ten costs the
- * worker, which limits the throughput of mixed traffic, what it saves the
- * serving thread.
+ * Hits from which a page's records are read on the search worker and
+ * handed over with it, to be decoded and written on the serving thread (see
+ * {@linkcode SearchJob.recordsWithPage}); below, the worker writes the page
+ * whole where it can. Either way the page's work is shared by the threads:
+ * a page of 200 written whole on the worker made the worker what `/api/`
+ * searches by place waited for (the benchmarks guide's twenty-fifth round).
  */
 export const RECORDS_WITH_PAGE = 50;
 

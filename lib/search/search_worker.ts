@@ -16,7 +16,9 @@
  * @module
  */
 import { openSearchableStore, type SearchableSqliteStore } from "./searcher.ts";
-import { RECORDS_WITH_PAGE, searchResponseBody } from "./response.ts";
+import { RECORDS_WITH_PAGE, renderSearchBody, type SearchJob } from "./response.ts";
+import type { SearchPage } from "./engine.ts";
+import type { ProviderStore } from "../store/store.ts";
 import { clock, DeadlineError } from "../deadline.ts";
 import { textChunk } from "../http/gzip_chunks.ts";
 import type { FromWorker, ToWorker } from "./pool.ts";
@@ -32,6 +34,26 @@ const scope = self as unknown as {
 };
 
 let store: SearchableSqliteStore | null = null;
+
+/** How a worker writes a page's body (`render.ts` of the service chooses the form by job). */
+export type BodyRenderer = (store: ProviderStore, job: SearchJob, page: SearchPage) => string;
+
+/** This worker's writer of bodies in every form, when a module above gave one (see below). */
+let renderer: BodyRenderer | null = null;
+
+/**
+ * Lets this worker write bodies in every form the service answers (this
+ * API's and the NPI Registry API's), not only this API's: a worker module
+ * of a higher layer imports this one and calls it at its top level, before
+ * any message comes (`lib/service/search_worker.ts`). The worker then
+ * writes the short pages of jobs whose records are read on the worker
+ * (`SearchJob.recordsWithPage`) itself, and the serving thread only sends
+ * them.
+ */
+export function renderBodiesWith(write: BodyRenderer): void {
+  renderer = write;
+}
+
 let mailbox: ResultMailbox<FromWorker> | null = null;
 /** The id of a search the pool gave up on (see `ToWorker` `open`). */
 let cancel: Int32Array | null = null;
@@ -180,9 +202,13 @@ scope.onmessage = (event) => {
             // By message: the mailbox's JSON would escape the record texts and read them back,
             // twice the cost of a structured clone (0.7 against 0.3 ms for 200 records).
             scope.postMessage({ type: "page", id, page, ...timing() });
+          } else if (!message.page && job.recordsWithPage && renderer) {
+            // A short page of such a job is written here whole: by message, as above.
+            const body = renderer(store, job, page);
+            scope.postMessage({ type: "result", id, body, ...timing() });
           } else answer({ type: "page", id, page, ...timing() });
         } else {
-          const body = searchResponseBody(store, job, watch);
+          const body = (renderer ?? renderSearchBody)(store, job, store.search(job.query, watch));
           answer({ type: "result", id, body, ...timing() });
         }
       } catch (error) {

@@ -24,6 +24,9 @@ import { dirname } from "../paths.ts";
 import { readRelease } from "../release/manifest.ts";
 import { writeReleaseManifest } from "../release/write.ts";
 
+/** The module of the service's search workers (`search_worker.ts` here). */
+export const SEARCH_WORKER_URL = new URL("./search_worker.ts", import.meta.url).href;
+
 function exists(path: string): boolean {
   try {
     Deno.statSync(path);
@@ -169,6 +172,7 @@ async function openStoreAndPool(
       observer,
       log,
       render: (job, page) => renderBody(store, job, page),
+      workerUrl: SEARCH_WORKER_URL,
     });
     return { store, pool };
   } catch (error) {
