@@ -75,11 +75,11 @@ import {
   nearestPositions,
   sortByDistance,
 } from "./distance_page.ts";
-import { extraFilterList, keepUpdated } from "./extra_filters.ts";
+import { extraFilterList, keepUpdated, monthsHold } from "./extra_filters.ts";
 import { type LeveledSet, levelPositions, sortByLevel } from "./level_page.ts";
 import { type NearestPage, nearestPage, type NearestRequest } from "./nearest.ts";
 import { type LazyPoints, pointsNearest } from "./points.ts";
-import { browseUpdated, countUpdated } from "./updated_browse.ts";
+import { browseUpdated, browseUpdatedIn, countUpdated } from "./updated_browse.ts";
 import type { SearchIndex } from "../index/reader.ts";
 import type { StoredRecordRow } from "../store/record_batch.ts";
 import { checkWatch, type Watch } from "../deadline.ts";
@@ -1208,9 +1208,12 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
   ) {
     return nearest(query, ctx);
   }
-  const days = onlyDays(query);
-  if (days) {
-    const walked = browseUpdated(query, days, flagTest(query), ctx.index, ctx);
+  const only = onlyDays(query);
+  if (only) {
+    const { days, state } = only;
+    const walked = state === null
+      ? browseUpdated(query, days, flagTest(query), ctx.index, ctx, monthsHold(days, ctx))
+      : browseUpdatedIn(query, state, days, flagTest(query), ctx.index, ctx);
     if (walked) {
       const { total, next, offset } = walked;
       return { total, hits: walked.ids.map((id) => ({ id })), next, offset };
@@ -1286,12 +1289,23 @@ export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
   return page;
 }
 
-/** The day set of a query filtered by `_lastUpdated` and flags only (see `updated_browse.ts`). */
-function onlyDays(query: SearchQuery): [number, number][] | null {
+/**
+ * The day set of a query in name order filtered by `_lastUpdated` and
+ * flags only, or by those and one state (`state` then set), for
+ * `updated_browse.ts`.
+ */
+function onlyDays(query: SearchQuery): { days: [number, number][]; state: string | null } | null {
   const extra = query.extraFilters;
   if (extra?.length !== 1 || extra[0]!.kind !== "updated") return null;
-  if (query.words || query.near || query.facets.length) return null;
-  return hasListFilter({ ...query, extraFilters: null }) ? null : extra[0]!.days;
+  // In name order only: a walk's cursor is the last id (see `keyAt`).
+  if (query.words || query.near || query.facets.length || query.sort !== "name") return null;
+  const days = extra[0]!.days;
+  if (!hasListFilter({ ...query, extraFilters: null })) return { days, state: null };
+  const states = query.states;
+  if (states?.length !== 1 || hasListFilter({ ...query, extraFilters: null, states: null })) {
+    return null;
+  }
+  return { days, state: states[0]! };
 }
 
 /**

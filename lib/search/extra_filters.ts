@@ -49,6 +49,37 @@ function monthCounts(ctx: ExtraFilterContext): [string, number][] {
   return counts;
 }
 
+/** The month terms whose days meet `days`, and how many providers their lists hold together. */
+function monthsMeeting(
+  days: readonly [number, number][],
+  ctx: ExtraFilterContext,
+): { months: string[]; covered: number } {
+  const months: string[] = [];
+  let covered = 0;
+  for (const [term, n] of monthCounts(ctx)) {
+    const [first, end] = monthDays(term);
+    if (days.some(([from, to]) => from < end && first < to)) {
+      months.push(term);
+      covered += n;
+    }
+  }
+  return { months, covered };
+}
+
+/**
+ * How many providers the month lists meeting `days` hold: what
+ * {@linkcode updatedIds} reads to list the day set (from an eighth of the
+ * registry on, it reads the whole day column instead).
+ *
+ * @example
+ * ```ts
+ * monthsHold([[1, 14988]], ctx); // every provider last updated before February 2011
+ * ```
+ */
+export function monthsHold(days: readonly [number, number][], ctx: ExtraFilterContext): number {
+  return monthsMeeting(days, ctx).covered;
+}
+
 /**
  * The ids whose last-update day is in one of `days` (`[from, to)` day
  * numbers), in id order.
@@ -64,15 +95,7 @@ export function updatedIds(
 ): Uint32Array {
   const { index } = ctx;
   const allowed = allowedDays(days);
-  const months: string[] = [];
-  let covered = 0;
-  for (const [term, n] of monthCounts(ctx)) {
-    const [first, end] = monthDays(term);
-    if (days.some(([from, to]) => from < end && first < to)) {
-      months.push(term);
-      covered += n;
-    }
-  }
+  const { months, covered } = monthsMeeting(days, ctx);
   const column = index.updated;
   if (covered * MONTHS_BELOW < index.size) {
     const candidates = unionAll(
