@@ -360,6 +360,56 @@ Deno.test("[fhir] a search that outlives REQUEST_TIMEOUT_MS in a search worker i
   }
 });
 
+Deno.test("[fhir] searches through a search worker: the same bundles, the hits' records read there", async () => {
+  const path = `${recordsDir}/records.db`;
+  const store = openSearchableStore(path, { lazyIndex: true });
+  /** The ids whose records the serving thread read itself, per search. */
+  const readHere: number[] = [];
+  const getProvidersById = store.getProvidersById.bind(store);
+  store.getProvidersById = (ids, stored) => {
+    if (!stored) readHere.push(...ids);
+    return getProvidersById(ids, stored);
+  };
+  const pool = await SearchPool.start({
+    path,
+    workers: 1,
+    queue: 4,
+    render: (job, page) => renderSearchBody(store, job, page),
+  });
+  const dataset = new Dataset();
+  dataset.ready(store, pool);
+  const pooled = testApp({ deps: { dataset } });
+  /** A bundle without its time of writing. */
+  const bare = async (app: TestApp, url: string) =>
+    (await (await app.request(url)).text()).replace(/"lastUpdated":"[^"]+"/, "");
+  try {
+    for (
+      const url of [
+        "/fhir/Practitioner?family=smith",
+        `/fhir/Practitioner?_id=${NPI.enkeshafi}&_revinclude=PractitionerRole:practitioner`,
+        "/fhir/PractitionerRole?specialty=207RC0000X&_include=PractitionerRole:practitioner",
+        "/fhir/Organization?name=memorial",
+        "/fhir/Location?address-state=MD",
+        "/fhir/Location?near=40.7128|-74.006|500|km&_count=3",
+        "/fhir/Location?address-city=boston",
+      ]
+    ) {
+      readHere.length = 0;
+      const answer = await bare(pooled, url);
+      assertEquals(answer, await bare(records, url), url);
+      const bundle = JSON.parse(answer) as Bundle;
+      assert(bundle.total > 0, `${url}: ${bundle.total}`);
+      // Only a secondary location's owner that is not among the engine's hits is read here.
+      const secondaries = (bundle.entry ?? []).filter((e) =>
+        e.resource.resourceType === "Location" && !e.resource.id.endsWith("-0")
+      );
+      assert(readHere.length <= secondaries.length, `${url}: ${readHere.length} read here`);
+    }
+  } finally {
+    await dataset.close();
+  }
+});
+
 Deno.test("[fhir] _include and _revinclude: a practitioner with roles and locations in one request", async () => {
   const bundle = await fhir<Bundle>(
     records,

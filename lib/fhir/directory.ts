@@ -494,16 +494,11 @@ export async function searchResources(
       if (error instanceof FhirSearchError) throw invalid(error);
       throw error;
     }
-    const page: SearchPage = query === null
-      ? { total: 0, hits: [], next: null, offset: 0 }
-      : deps.pool
-      ? await deps.pool.page({ query, cursorScope: scope, startedAt: clock() }, request.watch)
-      : store.search(query, request.watch);
+    const page = await enginePage(deps, query, scope, request.watch, search.count > 0);
     total = page.total;
     const hits = search.count === 0 ? [] : page.hits;
     next = search.count === 0 ? null : page.next;
-    const providers = store.getProvidersById(hits.map((h) => h.id));
-    const byId = new Map(providers.map((r) => [r.id, r.provider]));
+    const byId = providersById(store, hits.map((h) => h.id), page);
     matches = [];
     for (const hit of hits) {
       const p = byId.get(hit.id);
@@ -564,17 +559,46 @@ function facOrganizations(source: { db: DatabaseSync; index: SearchIndex }): Uin
   }, source).ids;
 }
 
-/** Runs an engine query on the pool, or here without one; `null` matches nothing. */
+/**
+ * Runs an engine query on the pool, or here without one; `null` matches
+ * nothing. With `records`, the pool's worker reads the hits' stored
+ * records with the page (`SearchJob.recordsWithPage`), which
+ * {@linkcode providersById} decodes: the serving thread, which writes every
+ * resource of the bundle, does not read them too.
+ */
 async function enginePage(
   deps: DirectoryDeps,
   query: SearchQuery | null,
   scope: CursorScope,
   watch: Watch,
+  records = false,
 ): Promise<SearchPage> {
   if (query === null) return { total: 0, hits: [], next: null, offset: 0 };
   return deps.pool
-    ? await deps.pool.page({ query, cursorScope: scope, startedAt: clock() }, watch)
+    ? await deps.pool.page(
+      { query, cursorScope: scope, startedAt: clock(), recordsWithPage: records },
+      watch,
+    )
     : deps.store.search(query, watch);
+}
+
+/**
+ * The providers of `ids`: those whose stored records came with `page`
+ * (read by a search worker) decoded, the others read from the store.
+ */
+function providersById(
+  store: SearchableStore,
+  ids: readonly number[],
+  page: SearchPage,
+): Map<number, Provider> {
+  const stored = new Map((page.records ?? []).map((r) => [r.id, r]));
+  const given = ids.flatMap((id) => stored.get(id) ?? []);
+  const missing = ids.filter((id) => !stored.has(id));
+  const found = [
+    ...(given.length > 0 ? store.getProvidersById(given.map((r) => r.id), given) : []),
+    ...(missing.length > 0 ? store.getProvidersById(missing) : []),
+  ];
+  return new Map(found.map((r) => [r.id, r.provider]));
 }
 
 /**
@@ -617,7 +641,7 @@ async function searchLocations(
     throw error;
   }
   const limit = Math.max(1, search.count);
-  const primary = await enginePage(deps, query, paging.scope, paging.watch);
+  const primary = await enginePage(deps, query, paging.scope, paging.watch, search.count > 0);
   const organizationOnly = q.organizationNames !== null || q.orgTypes !== null ||
     q.partOf !== null || (q.npis !== null && q.ids === null);
   // `organization.type` and `organization.partof`: the owners the same Organization parameters find.
@@ -683,11 +707,7 @@ async function searchLocations(
   const next = last && start + shown.length < total
     ? { offset: start + shown.length, after: [...last.key, primaryOffset + primaries] }
     : null;
-  const byId = new Map(
-    deps.store.getProvidersById([...new Set(shown.map((s) => s.id))]).map((
-      r,
-    ) => [r.id, r.provider]),
-  );
+  const byId = providersById(deps.store, [...new Set(shown.map((s) => s.id))], primary);
   const matches: { resource: Resource }[] = [];
   for (const s of shown) {
     const p = byId.get(s.id);

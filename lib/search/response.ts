@@ -38,7 +38,9 @@ export interface SearchJob {
    * form (`renderBodiesWith` in `search_worker.ts`; the service's can), else
    * rendered on the serving thread. For renderers that decode every record
    * (the NPI Registry API's pages of up to 200), not for this API's, whose
-   * record texts are cached on the serving thread.
+   * record texts are cached on the serving thread. A job asked for as a
+   * page (`SearchPool.page`: the FHIR directory's) gets its records with
+   * every page that has hits, since its caller decodes them all.
    */
   recordsWithPage?: boolean;
 }
