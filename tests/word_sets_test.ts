@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals, assertThrows } from "@std/assert";
 import {
+  bitsOf,
   intersect,
   intersectLeveled,
   keepFlagged,
@@ -35,6 +36,7 @@ import {
   FILTER_BITS_MIN_IDS,
   filterLeveledBy,
   filterList,
+  hasBitmap,
   idsFilter,
   intersectFilters,
 } from "../lib/search/filter_lists.ts";
@@ -414,6 +416,28 @@ Deno.test("[filter lists] bitmaps and galloping give the same intersections", ()
     assertEquals(plain(filterLeveledBy(leveled, withBits)).map(([id]) => id), want);
   }
   assertThrows(() => intersectFilters([]), RangeError);
+});
+
+Deno.test("[filter lists] a long list's bitmap is made once, when read, and counted from the start", () => {
+  const rng = new Rng(43);
+  const universe = 1_000_000;
+  const long = filterList(randomList(rng, FILTER_BITS_MIN_IDS + 5_000, universe), universe);
+  assert(long.size >= FILTER_BITS_MIN_IDS, `${long.size} ids`);
+  const bitmapBytes = ((universe >>> 5) + 1) * 4;
+  assertEquals(long.bytes, long.ids.byteLength + bitmapBytes, "counted before it is made");
+  assert(hasBitmap(long));
+  const bits = long.bits!;
+  assertEquals([...bits], [...bitsOf([long.ids], universe)]);
+  assert(long.bits === bits, "made once");
+  assertEquals(long.bytes, long.ids.byteLength + bits.byteLength);
+  const short = filterList(randomList(rng, FILTER_BITS_MIN_IDS - 1, universe), universe);
+  assertEquals([hasBitmap(short), short.bits], [false, null]);
+  const column = columnFilter(
+    { values: new Uint8Array(universe), pass: Uint8Array.of(1) },
+    universe,
+    () => Uint32Array.from({ length: universe }, (_, i) => i),
+  );
+  assertEquals(hasBitmap(column), false);
 });
 
 Deno.test("[filter lists] a column filter agrees with its list, whether it drives or tests", () => {

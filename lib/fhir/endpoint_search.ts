@@ -30,7 +30,7 @@ import { nameKey } from "../text/fold.ts";
 import type { AddressMatch, NameMatch } from "../search/query.ts";
 import { intersectAll, unionAll } from "../index/sorted.ts";
 import { addressIds } from "../search/engine.ts";
-import { type FilterList, filterList } from "../search/filter_lists.ts";
+import { type FilterList, filterList, hasBitmap } from "../search/filter_lists.ts";
 import { connectionType, type Resource } from "./resources.ts";
 import { EndpointDayOrder } from "./endpoint_days.ts";
 import { group, type Groups } from "./groups.ts";
@@ -97,7 +97,7 @@ export function ownerBits(
       byType.set(type, typed = filterList(ids, universe));
     }
     const alone = !chains.names && !chains.parentKeys && !chains.addresses;
-    if (alone && typed.bits) return typed.bits;
+    if (alone && hasBitmap(typed)) return typed.bits!;
     lists.push(typed.ids);
   }
   if (chains.names) {

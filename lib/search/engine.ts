@@ -50,6 +50,7 @@ import {
   filterLeveledBy,
   type FilterList,
   filterList,
+  hasBitmap,
   idsFilter,
   intersectFilter,
   intersectFilters,
@@ -344,7 +345,7 @@ function codesFilterOf(codes: readonly string[], ctx: EngineContext): FilterList
 /** A filter list of `ids`, kept in the filter cache under `key` when long enough for a bitmap. */
 function keptFilterList(key: string, ids: Uint32Array, ctx: EngineContext): FilterList {
   const list = filterList(ids, ctx.index.size + 1);
-  if (list.bits) ctx.filterLists?.set(key, list);
+  if (hasBitmap(list)) ctx.filterLists?.set(key, list);
   return list;
 }
 
@@ -416,7 +417,9 @@ function listFilters(
   if (query.places) {
     // A place's whole list when cached; else, when the name filters leave a few ids, the place's
     // candidates among them only: no long union is built.
-    const few = lists.filter((l) => !l.codes && !l.column && !l.bits && l.size <= PLACE_WITHIN_MAX)
+    const few = lists.filter((l) =>
+      !hasBitmap(l) && !l.codes && !l.column && l.size <= PLACE_WITHIN_MAX
+    )
       .sort((a, b) => a.size - b.size)[0]?.ids ?? null;
     const key = `place:${JSON.stringify(query.places)}`;
     const hit = ctx.filterLists?.get(key);
@@ -425,7 +428,7 @@ function listFilters(
       const found = placeCandidates(query.places, index, (code) => zip9Ids(db, [code]), few);
       const list = filterList(found.ids, universe);
       // Only sure, whole lists are kept: a hit has nothing left for the records to confirm.
-      if (list.bits && !few && found.unsure.length === 0) ctx.filterLists?.set(key, list);
+      if (hasBitmap(list) && !few && found.unsure.length === 0) ctx.filterLists?.set(key, list);
       lists.push(list);
       unsure.ids = found.unsure.length ? found.unsure : null;
     }

@@ -17,6 +17,7 @@ import {
   type FilterCache,
   type FilterList,
   filterList,
+  hasBitmap,
   idsFilter,
   keepPassing,
 } from "./filter_lists.ts";
@@ -181,6 +182,6 @@ export function extraFilterList(filter: ExtraFilter, ctx: ExtraFilterContext): F
     ? updatedIds(filter.days, ctx)
     : withoutCodes(filter, ctx.index);
   const list = filterList(ids, universe);
-  if (list.bits && list.bytes <= MAX_CACHED_BYTES) ctx.filterLists?.set(key, list);
+  if (hasBitmap(list) && list.bytes <= MAX_CACHED_BYTES) ctx.filterLists?.set(key, list);
   return list;
 }

@@ -26,7 +26,8 @@ export interface FilterList {
   readonly ids: Uint32Array;
   /** How many ids pass: `ids.length`, known before the list is read. */
   readonly size: number;
-  bits: Uint32Array | null;
+  /** A bitmap of the ids (bit `id & 31` of word `id >>> 5`) for a long list, made on first use. */
+  readonly bits: Uint32Array | null;
   /** For a filter on a per-id column: the test, made id by id instead of reading `ids`. */
   readonly column?: ColumnTest;
   /** For a filter on taxonomy codes: the test of each id's codes, made instead of reading `ids`. */
@@ -170,8 +171,13 @@ export const FILTER_BITS_MIN_IDS = 50_000;
 export class FilterCache extends ByteLru<FilterList> {}
 
 /**
- * Wraps a sorted id list, adding a bitmap over ids below `universe` when
- * the list is long.
+ * Wraps a sorted id list, with a bitmap over ids below `universe` when the
+ * list is long ({@linkcode hasBitmap}). The bitmap is made when first read:
+ * a list that drives its query (the shortest of its filters) is read
+ * through and never needs one (a specialty's 50,000 to 400,000 providers
+ * in one state: making the bitmap was a fifth of such a search). Its bytes
+ * are counted from the start, so that a cache of lists keeps its budget
+ * whichever have made theirs.
  *
  * @example
  * ```ts
@@ -180,8 +186,29 @@ export class FilterCache extends ByteLru<FilterList> {}
  */
 export function filterList(ids: Uint32Array, universe: number): FilterList {
   if (ids.length < FILTER_BITS_MIN_IDS) return idsFilter(ids);
-  const bits = bitsOf([ids], universe);
-  return { ids, size: ids.length, bits, bytes: ids.byteLength + bits.byteLength };
+  let bits: Uint32Array | null = null;
+  return {
+    ids,
+    size: ids.length,
+    get bits() {
+      return bits ??= bitsOf([ids], universe);
+    },
+    bytes: ids.byteLength + ((universe >>> 5) + 1) * 4,
+  };
+}
+
+/**
+ * Whether a list made by {@linkcode filterList} has a bitmap (a long list,
+ * worth keeping), without making it.
+ *
+ * @example
+ * ```ts
+ * hasBitmap(filterList(Uint32Array.of(2, 7), 10)); // false
+ * ```
+ */
+export function hasBitmap(list: FilterList): boolean {
+  return list.column === undefined && list.codes === undefined &&
+    list.size >= FILTER_BITS_MIN_IDS;
 }
 
 /** The ids of `ids` whose bit is set. */
