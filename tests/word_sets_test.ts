@@ -12,6 +12,7 @@ import {
   keepInBits,
   type Leveled,
   type LeveledPart,
+  unionAll,
   unionLeveled,
   unionLeveledBelow,
 } from "../lib/index/sorted.ts";
@@ -38,6 +39,8 @@ import {
   filterList,
   hasBitmap,
   idsFilter,
+  intersectEach,
+  intersectFilter,
   intersectFilters,
 } from "../lib/search/filter_lists.ts";
 import { Rng } from "../lib/demo/prng.ts";
@@ -514,6 +517,56 @@ Deno.test("[filter lists] a codes filter agrees with its codes' union, tested or
       if (length === 300 && size >= 8 * 300) assertEquals(reads, 0, `${wanted} read for 300`);
     }
     assertEquals(reads, 1, `${wanted}: read once, to drive 20,000 (or as the shortest)`);
+  }
+});
+
+Deno.test("[filter lists] lists tested each on a filter unite to the union tested on it", () => {
+  const rng = new Rng(47);
+  const universe = 60_000;
+  const columns = randomCodeColumns(rng, universe, 30);
+  const n = columns.codeNumber("C4");
+  const pass = new Uint8Array(columns.codes.length);
+  pass[n] = 1;
+  const listed = Uint32Array.from(
+    [
+      ...new Set([
+        ...columns.list(FIELD.primaryCode, "C4"),
+        ...columns.list(FIELD.secondaryCode, "C4"),
+      ]),
+    ]
+      .sort((a, b) => a - b),
+  );
+  const codes = codesFilter(
+    { offsets: columns.taxOffsets, codes: columns.taxCodes, pass },
+    listed.length,
+    () => filterList(listed, universe),
+  );
+  const values = Uint8Array.from({ length: universe }, () => rng.int(4));
+  const column = columnFilter(
+    { values, pass: Uint8Array.of(0, 1, 0, 0) },
+    values.filter((v) => v === 1).length,
+    () => Uint32Array.from(values.keys()).filter((id) => values[id] === 1),
+  );
+  // Six ids in seven: long enough for a bitmap.
+  const most = Uint32Array.from({ length: universe }, (_, id) => id).filter((id) => id % 7 !== 0);
+  const bits = filterList(most, universe);
+  assert(hasBitmap(bits));
+  const filters = { codes, bits, column, plain: idsFilter(listed) };
+  for (const [name, filter] of Object.entries(filters)) {
+    for (const [cells, each] of [[20, 5], [400, 3], [40, 60], [7, 2_000], [3, 30_000]]) {
+      const lists = Array.from(
+        { length: cells! },
+        () => randomList(rng, rng.int(each! * 2), universe),
+      );
+      const total = lists.reduce((sum, list) => sum + list.length, 0);
+      const passing = intersectEach(lists, filter);
+      const label = `${name}: ${total} ids in ${cells} lists`;
+      // The caller unites them and gallops through the filter when it is the shorter.
+      assertEquals(passing === null, total > filter.size, label);
+      if (passing === null) continue;
+      const united = unionAll(lists, universe);
+      assertEquals([...unionAll(passing, universe)], [...intersectFilter(united, filter)], label);
+    }
   }
 });
 

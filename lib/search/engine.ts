@@ -52,6 +52,7 @@ import {
   filterList,
   hasBitmap,
   idsFilter,
+  intersectEach,
   intersectFilter,
   intersectFilters,
 } from "./filter_lists.ts";
@@ -1127,7 +1128,11 @@ function candidatesNear(
     }
     return Uint32Array.from(out);
   }
-  const around = unionAll(cells.map((c) => index.list(FIELD.cell, String(c))), index.size + 1);
+  const lists = cells.map((c) => index.list(FIELD.cell, String(c)));
+  // The area's cells are tested on the one filter before they are united, when it is the longer.
+  const passing = alone ? intersectEach(lists, alone) : null;
+  if (passing) return unionAll(passing, index.size + 1);
+  const around = unionAll(lists, index.size + 1);
   if (alone) return intersectFilter(around, alone);
   // One filter is `alone` or answered above: what is left is several, or none.
   return narrow ? intersectAll([narrow, around]) : around;

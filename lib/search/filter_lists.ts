@@ -269,6 +269,35 @@ export function intersectFilter(ids: Uint32Array, filter: FilterList): Uint32Arr
 }
 
 /**
+ * Each of `lists` intersected with `filter`, as {@linkcode intersectFilter}
+ * would test their union (by the column, the codes or the bitmap, as their
+ * total length decides); `null` when the filter is the shorter, for the
+ * caller to unite the lists and gallop through the filter's ids instead.
+ * Uniting what passes is then cheap: a specialty's providers among an
+ * area's 400 cells are a few of their ids, and uniting the cells first was
+ * a third of such a search.
+ *
+ * @example
+ * ```ts
+ * const f = filterList(Uint32Array.of(2, 5, 9), 10);
+ * intersectEach([Uint32Array.of(1, 2), Uint32Array.of(5, 6)], f); // [[2], [5]]
+ * ```
+ */
+export function intersectEach(
+  lists: readonly Uint32Array[],
+  filter: FilterList,
+): Uint32Array[] | null {
+  let total = 0;
+  for (const list of lists) total += list.length;
+  if (total > filter.size) return null;
+  const column = filter.column;
+  if (column) return lists.map((list) => keepPassing(list, column));
+  if (byCodes(total, filter)) return lists.map((list) => keepHolding(list, filter.codes!));
+  const bits = filter.bits;
+  return lists.map((list) => bits ? keepBits(list, bits) : intersect(list, filter.ids));
+}
+
+/**
  * The intersection of filters, shortest first; the longer ones are tested
  * through their bitmaps.
  *
