@@ -80,13 +80,22 @@ function checkPages(label: string, want: number[], walk: (query: SearchQuery) =>
   }
 }
 
-Deno.test("[updated-browse] walked pages hold exactly the matches, by cursor and by offset", () => {
+/** Runs `check` on the index of a 6,000-provider demo database made with `seed`, then removes it. */
+function onDemoIndex(seed: number, check: (index: SearchIndex) => void): void {
   const dir = Deno.makeTempDirSync();
   const db = `${dir}/demo.db`;
-  buildDemoDatabase({ path: db, records: 6_000, seed: 5 });
+  buildDemoDatabase({ path: db, records: 6_000, seed });
   const store = openSearchableStore(db);
   try {
-    const index = store.index;
+    check(store.index);
+  } finally {
+    store.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+Deno.test("[updated-browse] walked pages hold exactly the matches, by cursor and by offset", () => {
+  onDemoIndex(5, (index) => {
     const org = FLAG.organization, active = FLAG.active;
     // The organizations updated first (a fiftieth of them): a sparse set.
     const early = dayAtShare(index, org, org, 0.02);
@@ -124,19 +133,11 @@ Deno.test("[updated-browse] walked pages hold exactly the matches, by cursor and
       browseUpdated(first, sparse.days, test, index, {}, walk / WALK_PER_LISTED)?.total,
       count,
     );
-  } finally {
-    store.close();
-    Deno.removeSync(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("[updated-browse] a state's walked pages hold exactly its matches, counted exactly", () => {
-  const dir = Deno.makeTempDirSync();
-  const db = `${dir}/demo.db`;
-  buildDemoDatabase({ path: db, records: 6_000, seed: 8 });
-  const store = openSearchableStore(db);
-  try {
-    const index = store.index;
+  onDemoIndex(8, (index) => {
     const person = FLAG.individual, org = FLAG.organization, active = FLAG.active;
     const middle = dayAtShare(index, 0, 0, 0.5), late = dayAtShare(index, 0, 0, 0.9);
     const daySets: Days[] = [
@@ -177,8 +178,5 @@ Deno.test("[updated-browse] a state's walked pages hold exactly its matches, cou
       browseUpdatedIn(searchQuery(), "CA", [[1, middle]], { mask: male, value: male }, index),
       null,
     );
-  } finally {
-    store.close();
-    Deno.removeSync(dir, { recursive: true });
-  }
+  });
 });
