@@ -172,6 +172,9 @@ Deno.test("[updated-browse] a state's walked pages hold exactly its matches, cou
       }
     }
     assert(some >= 10, `${some} walks of more than a page`);
+    // A state no provider is in has no match, whatever the days.
+    const none = browseUpdatedIn(searchQuery(), "ZZ", [[1, 1 << 16]], { mask: 0, value: 0 }, index);
+    assertEquals([none?.total, none?.ids, none?.next], [0, [], null]);
     // Flags the days are not kept by (sex) are left to the lists.
     const male = FLAG.male;
     assertEquals(

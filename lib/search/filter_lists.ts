@@ -280,7 +280,8 @@ export function intersectFilter(ids: Uint32Array, filter: FilterList): Uint32Arr
  * @example
  * ```ts
  * const f = filterList(Uint32Array.of(2, 5, 9), 10);
- * intersectEach([Uint32Array.of(1, 2), Uint32Array.of(5, 6)], f); // [[2], [5]]
+ * intersectEach([Uint32Array.of(2), Uint32Array.of(5, 6)], f); // [[2], [5]]
+ * intersectEach([Uint32Array.of(1, 2), Uint32Array.of(5, 6)], f); // null: the filter is shorter
  * ```
  */
 export function intersectEach(

@@ -148,10 +148,18 @@ interface StateDays {
 
 const statesDays = new WeakMap<SearchIndex, Map<string, StateDays>>();
 
+/** The days of a state no provider is in. */
+const NO_DAYS: StateDays = {
+  list: new Uint32Array(0),
+  starts: new Uint32Array(CLASSES + 1),
+  days: new Uint16Array(0),
+};
+
 /**
  * A state's {@linkcode StateDays}, made on first use (a pass over its list
  * and a sort of its days: two bytes a provider, 19 MB for every state at
- * 9.7 million) and kept.
+ * 9.7 million) and kept; a state without providers (any text a client
+ * sends) is not kept.
  */
 function stateDays(index: SearchIndex, state: string): StateDays {
   let byState = statesDays.get(index);
@@ -159,6 +167,7 @@ function stateDays(index: SearchIndex, state: string): StateDays {
   const known = byState.get(state);
   if (known) return known;
   const list = index.list(FIELD.state, state);
+  if (list.length === 0) return NO_DAYS;
   const flags = index.flags, column = index.updated;
   const starts = new Uint32Array(CLASSES + 1);
   for (let i = 0; i < list.length; i++) starts[(flags[list[i]!]! & CLASS_BITS) + 1]!++;
