@@ -370,6 +370,11 @@ Deno.test("[fhir] searches through a search worker: the same bundles, the hits' 
     if (!stored) readHere.push(...ids);
     return getProvidersById(ids, stored);
   };
+  const getProvider = store.getProvider.bind(store);
+  store.getProvider = (npi) => {
+    readHere.push(Number(npi));
+    return getProvider(npi);
+  };
   const pool = await SearchPool.start({
     path,
     workers: 1,
@@ -399,7 +404,8 @@ Deno.test("[fhir] searches through a search worker: the same bundles, the hits' 
       assertEquals(answer, await bare(records, url), url);
       const bundle = JSON.parse(answer) as Bundle;
       assert(bundle.total > 0, `${url}: ${bundle.total}`);
-      // Only a secondary location's owner that is not among the engine's hits is read here.
+      // Only a secondary location's owner that is not among the engine's hits is read here (an
+      // include of a match's own resources reads nothing).
       const secondaries = (bundle.entry ?? []).filter((e) =>
         e.resource.resourceType === "Location" && !e.resource.id.endsWith("-0")
       );

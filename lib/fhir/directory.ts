@@ -525,12 +525,18 @@ export async function searchResources(
     return { resource, mode, distance: { value, unit: near.fhirUnit } };
   };
   const entries: BundleEntry[] = matches.map(({ resource }) => entry(resource, "match"));
+  // A match's own resources are written already: an include of the same provider reuses them.
+  const resourcesOf = (npi: string): ProviderResources | null => {
+    const known = owners.get(npi);
+    if (known) return known;
+    const p = store.getProvider(npi);
+    return p ? own(p) : null;
+  };
   const included = includeResources(
-    store,
     matches.map((m) => m.resource),
     search.includes,
     search.revincludes,
-    own,
+    resourcesOf,
   );
   for (const resource of included) entries.push(entry(resource, "include"));
   const self = request.url.href;
@@ -738,13 +744,13 @@ function npiOf(resource: Resource): string {
 /**
  * The resources `_include` and `_revinclude` add: each resource once, none
  * that is already a match. `:iterate` ones also apply to what was included.
+ * `resourcesOf` gives a provider's resources by NPI (`null`: none).
  */
 export function includeResources(
-  store: SearchableStore,
   matches: readonly Resource[],
   includes: readonly IncludeSpec[],
   revincludes: readonly IncludeSpec[],
-  own: (p: Provider) => ProviderResources,
+  resourcesOf: (npi: string) => ProviderResources | null,
 ): Resource[] {
   const key = (r: Resource) => `${r.resourceType}/${r.id}`;
   const seen = new Set(matches.map(key));
@@ -753,8 +759,7 @@ export function includeResources(
   const ownOf = (npi: string): ProviderResources | null => {
     let all = loaded.get(npi);
     if (all === undefined) {
-      const p = store.getProvider(npi);
-      all = p ? own(p) : null;
+      all = resourcesOf(npi);
       loaded.set(npi, all);
     }
     return all;
