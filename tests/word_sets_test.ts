@@ -561,8 +561,9 @@ Deno.test("[filter lists] lists tested each on a filter unite to the union teste
       const total = lists.reduce((sum, list) => sum + list.length, 0);
       const passing = intersectEach(lists, filter);
       const label = `${name}: ${total} ids in ${cells} lists`;
-      // The caller unites them and gallops through the filter when it is the shorter.
-      assertEquals(passing === null, total > filter.size, label);
+      // The caller unites them and gallops through the filter when it is the shorter (a column is
+      // always read).
+      assertEquals(passing === null, total > filter.size && !filter.column, label);
       if (passing === null) continue;
       const united = unionAll(lists, universe);
       assertEquals([...unionAll(passing, universe)], [...intersectFilter(united, filter)], label);

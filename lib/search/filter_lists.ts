@@ -258,8 +258,9 @@ function keepPassingLeveled(set: Leveled, { values, pass }: ColumnTest): Leveled
 }
 
 /**
- * The ids in `ids` and in the filter: by the filter's column or bitmap when
- * it has one and `ids` is the shorter, else by galloping intersection.
+ * The ids in `ids` and in the filter: by the filter's column when it has
+ * one; else by its codes or bitmap when `ids` is the shorter, or by
+ * galloping intersection.
  */
 export function intersectFilter(ids: Uint32Array, filter: FilterList): Uint32Array {
   if (filter.column) return keepPassing(ids, filter.column);
@@ -270,9 +271,10 @@ export function intersectFilter(ids: Uint32Array, filter: FilterList): Uint32Arr
 
 /**
  * Each of `lists` intersected with `filter`, as {@linkcode intersectFilter}
- * would test their union (by the column, the codes or the bitmap, as their
- * total length decides); `null` when the filter is the shorter, for the
- * caller to unite the lists and gallop through the filter's ids instead.
+ * would test their union (by the column; else by the codes or the bitmap,
+ * as their total length decides); `null` when the filter (not a column's)
+ * is the shorter, for the caller to unite the lists and gallop through the
+ * filter's ids instead.
  * Uniting what passes is then cheap: a specialty's providers among an
  * area's 400 cells are a few of their ids, and uniting the cells first was
  * a third of such a search.
@@ -288,11 +290,11 @@ export function intersectEach(
   lists: readonly Uint32Array[],
   filter: FilterList,
 ): Uint32Array[] | null {
+  const column = filter.column;
+  if (column) return lists.map((list) => keepPassing(list, column));
   let total = 0;
   for (const list of lists) total += list.length;
   if (total > filter.size) return null;
-  const column = filter.column;
-  if (column) return lists.map((list) => keepPassing(list, column));
   if (byCodes(total, filter)) return lists.map((list) => keepHolding(list, filter.codes!));
   const bits = filter.bits;
   return lists.map((list) => bits ? keepBits(list, bits) : intersect(list, filter.ids));
@@ -311,8 +313,9 @@ function driveCost(filter: FilterList): number {
 const COLUMN_DRIVE_FACTOR = 4;
 
 /**
- * The intersection of filters, shortest first; the longer ones are tested
- * through their bitmaps.
+ * The intersection of filters, the cheapest to drive first (see
+ * {@linkcode driveCost}); the others are tested on its ids, through their
+ * columns, codes or bitmaps.
  *
  * @example
  * ```ts
