@@ -263,18 +263,15 @@ function keepPassingLeveled(set: Leveled, { values, pass }: ColumnTest): Leveled
  * galloping intersection.
  */
 export function intersectFilter(ids: Uint32Array, filter: FilterList): Uint32Array {
-  if (filter.column) return keepPassing(ids, filter.column);
-  if (ids.length > filter.size) return intersect(ids, filter.ids);
-  if (byCodes(ids.length, filter)) return keepHolding(ids, filter.codes!);
-  return filter.bits ? keepBits(ids, filter.bits) : intersect(ids, filter.ids);
+  return intersectEach([ids], filter)?.[0] ?? intersect(ids, filter.ids);
 }
 
 /**
- * Each of `lists` intersected with `filter`, as {@linkcode intersectFilter}
- * would test their union (by the column; else by the codes or the bitmap,
- * as their total length decides); `null` when the filter (not a column's)
- * is the shorter, for the caller to unite the lists and gallop through the
- * filter's ids instead.
+ * Each of `lists` intersected with `filter`, tested as one list of their
+ * total length would be (by the column; else by the codes or the bitmap,
+ * as that length decides); `null` when the filter (not a column's) is the
+ * shorter, for the caller to unite the lists and gallop through the
+ * filter's ids instead ({@linkcode intersectFilter} is the one-list case).
  * Uniting what passes is then cheap: a specialty's providers among an
  * area's 400 cells are a few of their ids, and uniting the cells first was
  * a third of such a search.
