@@ -64,6 +64,7 @@ export class ByteLru<V, K = string> {
     if (old !== undefined) {
       this.#unlink(old);
       this.#bytes -= old.bytes;
+      if (old.value !== value) this.dropped(old.value);
     }
     const entry: Entry<K, V> = { key, value, bytes, older: null, newer: null };
     this.#entries.set(key, entry);
@@ -76,8 +77,14 @@ export class ByteLru<V, K = string> {
       this.#unlink(gone);
       this.#entries.delete(gone.key);
       this.#bytes -= gone.bytes;
+      this.dropped(gone.value);
     }
   }
+  /**
+   * Called with each value the cache lets go of (evicted, or replaced by
+   * another under its key); a subclass may take it back for reuse.
+   */
+  protected dropped(_value: V): void {}
   #append(entry: Entry<K, V>): void {
     entry.older = this.#newest;
     entry.newer = null;

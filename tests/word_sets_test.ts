@@ -19,6 +19,8 @@ import {
 import {
   bestLevels,
   buildWordSet,
+  DENSE_STOCK,
+  DenseStock,
   intersectDense,
   intersectWord,
   intersectWordSet,
@@ -28,9 +30,14 @@ import {
   probeWord,
   streamIsCheaper,
   streamWord,
+  type WordSet,
   WordSetCache,
   wordSetIds,
 } from "../lib/search/word_sets.ts";
+import { buildDemoDatabase } from "../lib/demo/build.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
+import { SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
+import { specialtyIndex } from "../routes/specialties.ts";
 import {
   codesFilter,
   columnFilter,
@@ -622,5 +629,89 @@ Deno.test("[word sets] member bits keep exactly the candidates some part holds",
       plain(probeWord(kept, parts, universe)),
       plain(intersectLeveled(candidates, unionLeveled(parts))),
     );
+  }
+});
+
+Deno.test("[word sets] a dense set the cache lets go of is built over only after its search", () => {
+  const rng = new Rng(17);
+  const universe = 50_000;
+  const denseParts = () => randomParts(rng, 3, universe, 12_000);
+  // Room for four dense sets: the fifth lets the first go.
+  const one = buildWordSet(denseParts(), universe);
+  assertEquals(one.kind, "dense");
+  const cache = new WordSetCache(4.5 * (one.bytes + 128));
+  const kept: WordSet[] = [];
+  for (let i = 0; i < 5; i++) {
+    const set = buildWordSet(denseParts(), universe, cache.stock);
+    kept.push(set);
+    cache.set(`w${i}`, set);
+  }
+  assertEquals(cache.has("w0"), false, "the first set was let go of");
+  assertEquals(cache.stock.size, 1);
+  const first = kept[0]!;
+  if (first.kind !== "dense") throw new Error("a dense set");
+  const before = first.nibbles.slice();
+  // The same search goes on reading the set let go of while it builds another: not in its arrays.
+  const parts = denseParts();
+  const during = buildWordSet(parts, universe, cache.stock);
+  if (during.kind !== "dense") throw new Error("a dense set");
+  assert(during.nibbles.buffer !== first.nibbles.buffer, "not built over during the search");
+  assertEquals(first.nibbles, before, "the set let go of is as it was");
+  // Once the search ends, the next dense union is built in its arrays, zeroed first.
+  cache.stock.settle();
+  const after = buildWordSet(parts, universe, cache.stock);
+  if (after.kind !== "dense") throw new Error("a dense set");
+  assert(after.nibbles.buffer === first.nibbles.buffer, "built in the arrays let go of");
+  assert(after.bits.buffer === first.bits.buffer);
+  assertEquals(after, during, "the same set as in new arrays");
+  assertEquals(cache.stock.size, 0);
+  // A set of another universe, or in shared memory, is not taken; the stock holds a few at most.
+  const other = buildWordSet([{ list: randomList(rng, 9_000, 60_000), level: 1 }], 60_000);
+  cache.stock.retire(other);
+  cache.stock.settle();
+  const sized = buildWordSet(parts, universe, cache.stock);
+  if (sized.kind !== "dense" || other.kind !== "dense") throw new Error("dense sets");
+  assert(sized.nibbles.buffer !== other.nibbles.buffer, "arrays of another size are dropped");
+  const shared = new WordSetCache(64 << 20, { share: true });
+  shared.set("s", one);
+  const inShared = shared.get("s")!;
+  const stock = new DenseStock();
+  stock.retire(inShared);
+  assertEquals(stock.size, 0, "another worker may read a set in shared memory");
+  for (let i = 0; i < DENSE_STOCK + 2; i++) stock.retire(buildWordSet(denseParts(), universe));
+  assertEquals(stock.size, DENSE_STOCK);
+});
+
+Deno.test("[word sets] every search ends its stock's hold, also one that fails", async () => {
+  const dir = await Deno.makeTempDir();
+  const db = `${dir}/demo.db`;
+  buildDemoDatabase({ path: db, records: 3000, seed: 4 });
+  let settles = 0;
+  const settle = DenseStock.prototype.settle;
+  DenseStock.prototype.settle = function (this: DenseStock) {
+    settles++;
+    settle.call(this);
+  };
+  const store = openSearchableStore(db, { wordSetCacheBytes: 1 << 20 });
+  try {
+    const specialties = specialtyIndex(store);
+    const run = (q: string, watch = {}) =>
+      store.search(
+        toSearchQuery(SEARCH_PARAMS.parse(new URLSearchParams(q)), {
+          specialties,
+          cursorScope: { query: q, release: "" },
+          url: new URLSearchParams(q),
+        }),
+        watch,
+      );
+    run("q=health care");
+    run("q=smith&state=CA");
+    assertEquals(settles, 2, "one settle a search");
+    assertThrows(() => run("q=family medicine", { deadline: 0 }));
+    assertEquals(settles, 3, "a search that throws settles too");
+  } finally {
+    DenseStock.prototype.settle = settle;
+    store.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });

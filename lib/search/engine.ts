@@ -603,7 +603,7 @@ function planWord(w: WordTerms, words: number, ctx: EngineContext): PlannedWord 
 function wordUnion(word: PlannedWord, ctx: EngineContext, recurring = false): WordSet {
   if (word.set) return word.set;
   const parts = word.codes ? [...word.parts, ...word.codes.parts()] : word.parts;
-  const set = buildWordSet(parts, ctx.index.size + 1);
+  const set = buildWordSet(parts, ctx.index.size + 1, ctx.wordSets?.stock);
   word.set = set;
   const min = recurring ? RECURRING_WORD_MIN_IDS : WORD_SET_MIN_IDS;
   if ((set.kind === "dense" || set.size >= min) && ctx.wordSets) ctx.wordSets.set(word.key, set);
@@ -1210,6 +1210,15 @@ function cacheKey(query: SearchQuery): string {
  * ```
  */
 export function search(query: SearchQuery, ctx: EngineContext): SearchPage {
+  try {
+    return searchOnce(query, ctx);
+  } finally {
+    // What the caches let go of during the search is no longer read: its arrays may be reused.
+    ctx.wordSets?.stock.settle();
+  }
+}
+
+function searchOnce(query: SearchQuery, ctx: EngineContext): SearchPage {
   if (!query.words && !query.near && !hasListFilter(query)) return browse(query, ctx);
   if (
     query.near && !query.words && query.sort === "distance" && !query.facets.length && !query.check
