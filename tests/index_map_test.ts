@@ -225,3 +225,30 @@ Deno.test("[index map] a database built before maps is given one", () => {
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("[index map] a map written before it held the typo buckets reads them from the main file", () => {
+  const { dir, db } = demo(3000);
+  try {
+    const file = partPath(db, readPartNames(db)!.map!);
+    const urls = ["q=smtih", "q=jonson", "q=willaims carter", "q=cardiolgy"].map((q) =>
+      `/v1/providers/search?${q}`
+    );
+    const withBuckets = answers(db, true, urls);
+    assert(IndexMap.open(file)!.typoBuckets(), "a build writes them");
+    // The header as an older build wrote it: the same sections, less the buckets' two.
+    const bytes = Deno.readFileSync(file);
+    const length = new DataView(bytes.buffer).getUint32(8, true);
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + length)));
+    assert("typo:starts" in header.blobs && "typo:pairs" in header.blobs);
+    delete header.blobs["typo:starts"];
+    delete header.blobs["typo:pairs"];
+    const older = new TextEncoder().encode(JSON.stringify(header).padEnd(length, " "));
+    bytes.set(older, 12);
+    Deno.writeFileSync(file, bytes);
+    assertEquals(IndexMap.open(file)!.typoBuckets(), null);
+    assertEquals(answers(db, true, urls), withBuckets);
+    assert(withBuckets.every((a) => JSON.parse(a).total > 0), "every misspelling finds someone");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

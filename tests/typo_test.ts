@@ -6,6 +6,8 @@ import { planWords, TYPED_WORD_MIN_DOCS, TypoFinder } from "../lib/search/text_q
 import { Rng } from "../lib/demo/prng.ts";
 import { TermCounts } from "../lib/index/term_counts.ts";
 import { INDEX_SCHEMA } from "../lib/index/schema.ts";
+import { IndexMap } from "../lib/index/index_map.ts";
+import { partPath, readPartNames } from "../lib/store/parts.ts";
 import {
   computeVocabulary,
   deletions,
@@ -161,3 +163,111 @@ Deno.test("[typos] the vocabulary finds the terms stored under any key asked, ke
     memory.close();
   }
 });
+
+Deno.test("[typos] the index map's buckets and the term counts find what the tables find", () => {
+  const parts = readPartNames(path)!;
+  const map = IndexMap.open(partPath(path, parts.map!));
+  if (!map) throw new Error("files cannot be mapped in the tests: the test task allows FFI");
+  const buckets = map.typoBuckets();
+  if (!buckets) throw new Error("the build wrote no typo buckets into the map");
+  // Each bucket holds its row's pairs, in order of hash.
+  const rows = db.prepare("SELECT bucket, pairs FROM typo_bucket").all() as {
+    bucket: number;
+    pairs: Uint8Array;
+  }[];
+  assert(rows.length > 1000, `${rows.length} buckets`);
+  const pairsOf = (u32: Uint32Array) =>
+    Array.from({ length: u32.length / 2 }, (_, k) => `${u32[2 * k]}:${u32[2 * k + 1]}`);
+  for (const { bucket, pairs } of rows) {
+    const inMap = buckets.pairs.subarray(
+      2 * buckets.starts[bucket]!,
+      2 * buckets.starts[bucket + 1]!,
+    );
+    for (let k = 2; k < inMap.length; k += 2) {
+      assert(inMap[k - 2]! <= inMap[k]!, `bucket ${bucket}`);
+    }
+    assertEquals(pairsOf(inMap).sort(), pairsOf(new Uint32Array(pairs.slice().buffer)).sort());
+  }
+  // Keys of every kind: terms, their deletions, misspellings, words no term is near.
+  const rng = new Rng(41);
+  const terms = (db.prepare("SELECT term FROM term WHERE length(term) >= 5").all() as {
+    term: string;
+  }[]).map((r) => r.term);
+  const words: string[] = [];
+  for (let i = 0; i < 1500; i++) {
+    const t = terms[rng.int(terms.length)]!;
+    const at = rng.int(t.length);
+    words.push(
+      t,
+      t.slice(0, at) + "qx"[rng.int(2)] + t.slice(at + 1),
+      t.slice(0, at) + t.slice(at + 1),
+    );
+  }
+  words.push("zzzzzzzzzz", "qqqqq", "aaaaaaaaaaaa");
+  const rowsLookup = new VocabularyLookup(db);
+  const counts = TermCounts.read(db);
+  assert(counts.hasIds, "a build writes term ids in term order from 1");
+  const mapLookup = new VocabularyLookup(db, { buckets, terms: () => counts });
+  const sorted = (found: { term: string; docs: number }[]) =>
+    found.map((r) => `${r.term} ${r.docs}`).sort();
+  for (const w of words) {
+    const keys = [w, ...deletions(w, w.length >= MIN_TWO_EDIT_TERM ? 2 : 1)];
+    assertEquals(sorted(mapLookup.find(keys)), sorted(rowsLookup.find(keys)), w);
+  }
+  const fromRows = new TypoFinder(db), fromMap = new TypoFinder(db, buckets);
+  let found = 0;
+  for (const w of words) {
+    const want = fromRows.variants(w);
+    assertEquals(fromMap.variants(w), want, w);
+    if (want.length > 0) found++;
+  }
+  assert(found > 500, `${found} words have variants`);
+});
+
+Deno.test("[typos] terms are read by id from memory only where the table's ids follow its order", () => {
+  const memory = new DatabaseSync(":memory:");
+  try {
+    memory.exec(INDEX_SCHEMA);
+    const terms = ["carter", "cartier", "garter", "smith", "smyth", "smithe"];
+    writeVocabulary(memory, computeVocabulary(terms.map((t, i) => [t, i + 1] as const)));
+    const counts = TermCounts.read(memory);
+    assert(counts.hasIds);
+    terms.forEach((term, i) => assertEquals(counts.byId(i + 1), { term, docs: i + 1 }));
+    for (const id of [0, -1, 1.5, terms.length + 1]) assertEquals(counts.byId(id), undefined);
+    const keys = ["smith", ...deletions("smith", 1)];
+    const want = new VocabularyLookup(memory).find(keys).map((r) => r.term).sort();
+    assertEquals(want, ["smith", "smithe", "smyth"]);
+    // Ids with a gap (not a table a build writes): nothing is read from memory, the table answers.
+    memory.exec("UPDATE term SET id = 100 WHERE term = 'smith'");
+    memory.exec("DELETE FROM typo_bucket");
+    const reordered = [...memory.prepare("SELECT id, term, docs FROM term ORDER BY id").all()] as {
+      id: number;
+      term: string;
+      docs: number;
+    }[];
+    writeBucketsFor(memory, reordered);
+    const gapped = TermCounts.read(memory);
+    assert(!gapped.hasIds, "ids with a gap are not positions");
+    assertEquals(gapped.byId(1), undefined);
+    const lookup = new VocabularyLookup(memory, { terms: () => gapped });
+    assertEquals(lookup.find(keys).map((r) => r.term).sort(), want);
+    const finder = new TypoFinder(memory);
+    assertEquals(finder.variants("smiht"), new TypoFinder(memory).variants("smiht"));
+  } finally {
+    memory.close();
+  }
+});
+
+/** The typo buckets of terms with the ids given (as `computeVocabulary` stores them by position). */
+function writeBucketsFor(db: DatabaseSync, terms: { id: number; term: string }[]): void {
+  const vocabulary = computeVocabulary(terms.map((t) => [t.term, 1] as const));
+  const ids = terms.map((t) => t.id);
+  const add = db.prepare("INSERT INTO typo_bucket (bucket, pairs) VALUES (?, ?)");
+  for (let b = 0; b < TYPO_BUCKETS; b++) {
+    const from = vocabulary.starts[b]!, to = vocabulary.starts[b + 1]!;
+    if (from === to) continue;
+    const pairs = vocabulary.pairs.slice(from, to);
+    for (let k = 1; k < pairs.length; k += 2) pairs[k] = ids[pairs[k]! - 1]!;
+    add.run(b, new Uint8Array(pairs.buffer));
+  }
+}

@@ -21,14 +21,22 @@
  * - `keys`: the terms' UTF-8 bytes, entries ordered by field, then term
  *   bytes (SQLite's order of the `posting` table's key);
  * - `ids`: every list's provider ids (`u32`), in entry order;
- * - each blob of `index_blob` (the columns).
+ * - each blob of `index_blob` (the columns);
+ * - the typo vocabulary's buckets (`TypoBuckets`): where each starts, then
+ *   their pairs, each bucket's in order of hash (named `typo:starts` and
+ *   `typo:pairs` among the blobs; a map without them has its buckets read
+ *   from the main file).
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
 import { mapReadOnly } from "./mapped_file.ts";
+import { TYPO_BUCKETS, type TypoBuckets, typoBucketsForMap } from "./vocabulary.ts";
 
 const MAGIC = "NPIXMAP1";
+/** The map's sections of the typo vocabulary's buckets, named as blobs are (no column's name). */
+const TYPO_STARTS = "typo:starts";
+const TYPO_PAIRS = "typo:pairs";
 const VERSION = 1;
 
 /** Where a section lies in the file: byte offset and length in its units. */
@@ -231,6 +239,19 @@ export class IndexMap {
   blob(name: string): Uint8Array | undefined {
     return this.#blobs.get(name);
   }
+
+  /**
+   * The typo vocabulary's buckets, read in place (see `TypoBuckets`); null
+   * for a map written before it held them, or whose sections do not agree.
+   */
+  typoBuckets(): TypoBuckets | null {
+    const starts = this.#blobs.get(TYPO_STARTS), pairs = this.#blobs.get(TYPO_PAIRS);
+    if (!starts || !pairs || starts.byteLength !== (TYPO_BUCKETS + 1) * 4) return null;
+    const view = (bytes: Uint8Array) =>
+      new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
+    const buckets = { starts: view(starts), pairs: view(pairs) };
+    return buckets.starts[TYPO_BUCKETS]! * 2 === buckets.pairs.length ? buckets : null;
+  }
 }
 
 /** How an index map was written. */
@@ -328,6 +349,8 @@ export function writeIndexMap(
   }
   const blobRows = db.prepare("SELECT name, length(data) AS bytes FROM index_blob ORDER BY name")
     .all() as { name: string; bytes: number }[];
+  const typo = typoBucketsForMap(db);
+  const typoPairBytes = typo.starts[TYPO_BUCKETS]! * 8;
   // Section offsets: the header's own length is found by writing it with provisional offsets.
   const place = (start: number) => {
     let at = start;
@@ -354,6 +377,8 @@ export function writeIndexMap(
     header.keys[1] = keyBytes;
     header.ids[1] = ids;
     for (const { name, bytes } of blobRows) header.blobs[name] = [next(bytes)[0], bytes];
+    header.blobs[TYPO_STARTS] = [next(typo.starts.byteLength)[0], typo.starts.byteLength];
+    header.blobs[TYPO_PAIRS] = [next(typoPairBytes)[0], typoPairBytes];
     return header;
   };
   let headerText = "";
@@ -406,6 +431,10 @@ export function writeIndexMap(
       if (row.data.length !== bytes) throw new Error(`Index blob '${name}' changed`);
       out.write(row.data);
     }
+    seekTo(header.blobs[TYPO_STARTS]![0]);
+    out.write(new Uint8Array(typo.starts.buffer));
+    seekTo(header.blobs[TYPO_PAIRS]![0]);
+    typo.writePairs((bytes) => out.write(bytes));
     out.pad();
     out.flush();
     file.syncSync();

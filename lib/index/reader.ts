@@ -12,6 +12,7 @@ import { bitsOf, EMPTY, intersect, intersectUnion, unionAll } from "./sorted.ts"
 import { ByteLru } from "../lru.ts";
 import { arrayRows } from "../sqlite_rows.ts";
 import type { IndexMap } from "./index_map.ts";
+import type { TypoBuckets } from "./vocabulary.ts";
 
 function view<T extends Uint32Array | Float32Array | Uint16Array | Uint8Array>(
   bytes: Uint8Array,
@@ -445,6 +446,11 @@ export class SearchIndex {
     return (this.#range.all(field, from, end) as unknown as [Uint8Array][]).map(([ids]) =>
       view(ids, Uint32Array, 4)
     );
+  }
+
+  /** The typo vocabulary's buckets in the index map, read in place; null without a map holding them. */
+  typoBuckets(): TypoBuckets | null {
+    return this.#map?.typoBuckets() ?? null;
   }
 
   /**

@@ -16,8 +16,15 @@ export class TermCounts {
   readonly #starts: Uint32Array;
   readonly #docs: Uint32Array;
 
-  private constructor(text: string, docs: string) {
+  /**
+   * Whether the `i`th term has id `i + 1` (the table's ids run from 1 with
+   * no gap, as every build writes them): then {@linkcode byId} answers.
+   */
+  readonly #idsByPosition: boolean;
+
+  private constructor(text: string, docs: string, idsByPosition: boolean) {
     this.#text = text;
+    this.#idsByPosition = idsByPosition;
     const count = text.length === 0 ? 0 : countOf(text, 10) + 1;
     this.#starts = new Uint32Array(count + 1);
     this.#docs = new Uint32Array(count);
@@ -47,15 +54,40 @@ export class TermCounts {
    */
   static read(db: DatabaseSync): TermCounts {
     const row = db.prepare(
-      "SELECT group_concat(term, char(10)) AS terms, group_concat(docs, char(10)) AS docs " +
-        "FROM (SELECT term, docs FROM term ORDER BY id)",
-    ).get() as { terms: string | null; docs: string | null };
-    return new TermCounts(row.terms ?? "", row.docs ?? "");
+      "SELECT group_concat(term, char(10)) AS terms, group_concat(docs, char(10)) AS docs, " +
+        "count(*) = coalesce(max(id), 0) AND coalesce(min(id), 1) = 1 AS byPosition " +
+        "FROM (SELECT id, term, docs FROM term ORDER BY id)",
+    ).get() as { terms: string | null; docs: string | null; byPosition: number };
+    return new TermCounts(row.terms ?? "", row.docs ?? "", row.byPosition === 1);
   }
 
   /** Number of terms. */
   get size(): number {
     return this.#docs.length;
+  }
+
+  /**
+   * The term of id `id` with how many providers hold it, read from memory;
+   * undefined when no term has that id, or when the table's ids do not
+   * follow its order (the caller reads the table then).
+   *
+   * @example
+   * ```ts
+   * TermCounts.read(db).byId(1); // { term: "aaron", docs: 18690 }
+   * ```
+   */
+  byId(id: number): { term: string; docs: number } | undefined {
+    const i = id - 1;
+    if (!this.#idsByPosition || !Number.isInteger(i) || i < 0 || i >= this.#docs.length) {
+      return undefined;
+    }
+    const start = this.#starts[i]!;
+    return { term: this.#text.slice(start, this.#starts[i + 1]! - 1), docs: this.#docs[i]! };
+  }
+
+  /** Whether {@linkcode byId} answers for this table (its ids follow its order from 1). */
+  get hasIds(): boolean {
+    return this.#idsByPosition;
   }
 
   /** How many providers hold `term` (0 when the vocabulary lacks it). */

@@ -168,7 +168,82 @@ export function buildVocabulary(
 }
 
 /**
- * Finds the terms stored under any of a set of keys.
+ * The typo buckets as the index map holds them (`index_map.ts`), read in
+ * place: bucket `b`'s pairs are pairs `starts[b]` to `starts[b + 1]` of
+ * `pairs` (two numbers each: key hash, term id), in order of hash, so that
+ * a key is found by a binary search in its bucket instead of a read of the
+ * bucket's row and a scan of all its pairs.
+ */
+export interface TypoBuckets {
+  starts: Uint32Array;
+  pairs: Uint32Array;
+}
+
+/**
+ * The typo buckets of `db` for the index map, written bucket by bucket:
+ * `starts` (`TYPO_BUCKETS + 1` numbers, in pairs), then `write` called
+ * with each bucket's pairs sorted by hash, in bucket order.
+ */
+export function typoBucketsForMap(db: DatabaseSync): {
+  starts: Uint32Array<ArrayBuffer>;
+  writePairs: (write: (bytes: Uint8Array) => void) => void;
+} {
+  const starts = new Uint32Array(TYPO_BUCKETS + 1);
+  const lengths = db.prepare("SELECT bucket, length(pairs) AS bytes FROM typo_bucket").all() as {
+    bucket: number;
+    bytes: number;
+  }[];
+  for (const { bucket, bytes } of lengths) {
+    if (!Number.isInteger(bucket) || bucket < 0 || bucket >= TYPO_BUCKETS || bytes % 8 !== 0) {
+      throw new Error(`Typo bucket ${bucket} is not one this version writes: import again`);
+    }
+    starts[bucket + 1] = bytes / 8;
+  }
+  for (let b = 1; b <= TYPO_BUCKETS; b++) starts[b]! += starts[b - 1]!;
+  const writePairs = (write: (bytes: Uint8Array) => void) => {
+    const rows = db.prepare("SELECT bucket, pairs FROM typo_bucket ORDER BY bucket")
+      .iterate() as Iterable<{ bucket: number; pairs: Uint8Array }>;
+    for (const { bucket, pairs } of rows) {
+      if (pairs.length !== (starts[bucket + 1]! - starts[bucket]!) * 8) {
+        throw new Error("The typo buckets changed while the index map was written");
+      }
+      write(bytesOf(pairsByHash(uint32Of(pairs))));
+    }
+  };
+  return { starts, writePairs };
+}
+
+/** A bucket's (hash, id) pairs in order of hash, then id, as a new array. */
+function pairsByHash(pairs: Uint32Array): Uint32Array {
+  const n = pairs.length >>> 1;
+  const order = new Uint32Array(n);
+  for (let k = 0; k < n; k++) order[k] = k;
+  order.sort((a, b) => pairs[2 * a]! - pairs[2 * b]! || pairs[2 * a + 1]! - pairs[2 * b + 1]!);
+  const out = new Uint32Array(pairs.length);
+  for (let k = 0; k < n; k++) {
+    out[2 * k] = pairs[2 * order[k]!]!;
+    out[2 * k + 1] = pairs[2 * order[k]! + 1]!;
+  }
+  return out;
+}
+
+/** Where the vocabulary's lookups read from besides the database. */
+export interface VocabularySources {
+  /** The buckets in the index map, when it has them (else each is read from its row). */
+  buckets?: TypoBuckets | null;
+  /** Terms by id in memory (else read from the `term` table). */
+  terms?: () => TermById | null;
+}
+
+/** Finds a term and its provider count by id, or undefined when it cannot say. */
+export interface TermById {
+  byId(id: number): { term: string; docs: number } | undefined;
+}
+
+/**
+ * Finds the terms stored under any of a set of keys: in the index map's
+ * buckets when given, else in the database's; the terms by id in memory
+ * when given, else in the `term` table.
  *
  * @example
  * ```ts
@@ -179,16 +254,36 @@ export function buildVocabulary(
 export class VocabularyLookup {
   readonly #bucket: StatementSync;
   readonly #terms: StatementSync;
+  readonly #sources: VocabularySources;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, sources: VocabularySources = {}) {
     this.#bucket = db.prepare("SELECT pairs FROM typo_bucket WHERE bucket = ?");
     this.#terms = db.prepare(
       "SELECT term, docs FROM term WHERE id IN (SELECT value FROM json_each(?))",
     );
+    this.#sources = sources;
   }
 
   /** Terms stored under any of `keys` (plus rare hash collisions), with their provider counts. */
   find(keys: readonly string[]): { term: string; docs: number }[] {
+    const buckets = this.#sources.buckets;
+    const ids = buckets ? idsInMap(keys, buckets) : this.#idsInRows(keys);
+    if (ids.size === 0) return [];
+    const terms = this.#sources.terms?.();
+    if (terms) {
+      const out: { term: string; docs: number }[] = [];
+      for (const id of ids) {
+        const found = terms.byId(id);
+        if (!found) return this.#terms.all(JSON.stringify([...ids])) as typeof out;
+        out.push(found);
+      }
+      return out;
+    }
+    return this.#terms.all(JSON.stringify([...ids])) as { term: string; docs: number }[];
+  }
+
+  /** The term ids under `keys`, from the buckets' rows. */
+  #idsInRows(keys: readonly string[]): Set<number> {
     const wanted = new Map<number, Set<number>>();
     for (const key of keys) {
       const hash = keyHash(key);
@@ -212,7 +307,25 @@ export class VocabularyLookup {
         if (hashes.has(pairs[k]!)) ids.add(pairs[k + 1]!);
       }
     }
-    if (ids.size === 0) return [];
-    return this.#terms.all(JSON.stringify([...ids])) as { term: string; docs: number }[];
+    return ids;
   }
+}
+
+/** The term ids under `keys`, each found by a binary search in its bucket of the map. */
+function idsInMap(keys: readonly string[], { starts, pairs }: TypoBuckets): Set<number> {
+  const ids = new Set<number>();
+  for (const key of keys) {
+    const hash = keyHash(key);
+    const bucket = hash & (TYPO_BUCKETS - 1);
+    let lo = starts[bucket]!, hi = starts[bucket + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (pairs[2 * mid]! < hash) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < starts[bucket + 1]! && pairs[2 * k] === hash; k++) {
+      ids.add(pairs[2 * k + 1]!);
+    }
+  }
+  return ids;
 }

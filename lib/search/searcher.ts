@@ -77,7 +77,7 @@ export function withSearch(
     return engine = {
       db: store.db,
       index,
-      typos: new TypoFinder(store.db),
+      typos: new TypoFinder(store.db, index.typoBuckets()),
       specialties: specialtyVocabulary(index.codes, store.describe),
       cache: new ResultCache(options.resultCacheBytes ?? 32 * 1024 * 1024),
       wordSets: new WordSetCache(options.wordSetCacheBytes ?? 448 * 1024 * 1024, {

@@ -15,6 +15,7 @@ import {
   deletions,
   MIN_TWO_EDIT_TERM,
   MIN_TYPO_TERM,
+  type TypoBuckets,
   VocabularyLookup,
 } from "../index/vocabulary.ts";
 import { TermCounts } from "../index/term_counts.ts";
@@ -94,9 +95,20 @@ export class TypoFinder {
   /** Variants found so far, by word: rare words recur in searches that differ otherwise. */
   readonly #found = new Map<string, string[]>();
 
-  constructor(db: DatabaseSync) {
+  /**
+   * Finds variants in `db`'s vocabulary: its buckets read in place from the
+   * index map when `buckets` are given, and its terms by id from the term
+   * counts this finder reads anyway.
+   */
+  constructor(db: DatabaseSync, buckets: TypoBuckets | null = null) {
     this.#db = db;
-    this.#lookup = new VocabularyLookup(db);
+    this.#lookup = new VocabularyLookup(db, {
+      buckets,
+      terms: () => {
+        this.warm();
+        return this.#counts!.hasIds ? this.#counts : null;
+      },
+    });
   }
 
   /**
