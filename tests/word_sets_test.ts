@@ -715,3 +715,24 @@ Deno.test("[word sets] every search ends its stock's hold, also one that fails",
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("[word sets] a marked union reads back every id it marked, a part out of order too", () => {
+  const universe = 200_000;
+  const rng = new Rng(29);
+  // Long enough to be marked: three parts, one of them not in order, its ids above the others'.
+  const sorted = [randomList(rng, 9_000, universe / 2), randomList(rng, 4_000, universe / 2)];
+  const shuffled = randomList(rng, 3_000, universe / 2).map((id) => id + universe / 2).reverse();
+  const parts = [
+    { list: sorted[0]!, level: 2 },
+    { list: shuffled, level: 1 },
+    { list: sorted[1]!, level: 5 },
+  ];
+  const model = modelUnion(parts);
+  assertEquals(plain(unionLeveledBelow(parts, universe)), [...model]);
+  // Nothing is left marked for the next union.
+  const next = [{ list: sorted[1]!, level: 3 }, { list: sorted[0]!, level: 4 }, {
+    list: randomList(rng, 2_000, universe),
+    level: 0,
+  }];
+  assertEquals(plain(unionLeveledBelow(next, universe)), [...modelUnion(next)]);
+});
