@@ -8,25 +8,27 @@
 import { parseCli, runCli } from "../lib/cli.ts";
 import { addIndexMap } from "../lib/store/add_index_map.ts";
 
-const USAGE = `Usage: deno task index-map [--db FILE]
+const USAGE = `Usage: deno task index-map [--db FILE] [--again]
 
-  Writes FILE's index map beside it (its posting lists and index columns, read in place by
-  the servers opened on it afterwards) and names it in FILE. Databases imported by this
-  version have one already.
+  Writes FILE's index map beside it (its posting lists, index columns and typo buckets, read
+  in place by the servers opened on it afterwards) and names it in FILE. Databases imported
+  by this version have one already.
 
-  --db FILE   the database (default: $PROVIDERS_DB or data/providers.db)`;
+  --db FILE   the database (default: $PROVIDERS_DB or data/providers.db)
+  --again     write the map it names anew (one an earlier version wrote, without the typo
+              buckets, whose servers read them from the database)`;
 
 function main(): void {
-  const args = parseCli(Deno.args, { string: ["db"], boolean: [] });
+  const args = parseCli(Deno.args, { string: ["db"], boolean: ["again"] });
   if ((args as { help?: boolean }).help) {
     console.log(USAGE);
     return;
   }
   const db = args.db ?? Deno.env.get("PROVIDERS_DB") ?? "data/providers.db";
   const started = performance.now();
-  const added = addIndexMap(db);
+  const added = addIndexMap(db, { again: args.again === true });
   if (!added.written) {
-    console.log(`${db} has its index map already (${added.file})`);
+    console.log(`${db} has its index map already (${added.file}; --again writes it anew)`);
     return;
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

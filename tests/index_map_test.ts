@@ -226,7 +226,7 @@ Deno.test("[index map] a database built before maps is given one", () => {
   }
 });
 
-Deno.test("[index map] a map written before it held the typo buckets reads them from the main file", () => {
+Deno.test("[index map] a map written before it held the typo buckets reads them from the main file, until written again", () => {
   const { dir, db } = demo(3000);
   try {
     const file = partPath(db, readPartNames(db)!.map!);
@@ -248,6 +248,12 @@ Deno.test("[index map] a map written before it held the typo buckets reads them 
     assertEquals(IndexMap.open(file)!.typoBuckets(), null);
     assertEquals(answers(db, true, urls), withBuckets);
     assert(withBuckets.every((a) => JSON.parse(a).total > 0), "every misspelling finds someone");
+    // `index-map --again` writes it anew, buckets included.
+    assertEquals(addIndexMap(db).written, false, "a map named is kept unless asked");
+    const again = addIndexMap(db, { again: true });
+    assertEquals([again.written, again.file], [true, readPartNames(db)!.map]);
+    assert(IndexMap.open(file)!.typoBuckets(), "the map written anew holds the buckets");
+    assertEquals(answers(db, true, urls), withBuckets);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

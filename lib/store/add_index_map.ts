@@ -20,7 +20,9 @@ export interface AddedIndexMap extends IndexMapStats {
 
 /**
  * Writes the index map of the database at `db` and names it in its meta,
- * unless it names one already. The map takes the stamp of the postings
+ * unless it names one already; with `again`, a map it names is written
+ * anew in its place (one an earlier version wrote, without the typo
+ * buckets: `index_map.ts`). The map takes the stamp of the postings
  * part it is made of (`<db>.<stamp>.map`). Throws when the database has
  * no parts to read, or cannot be written (a server holding it: stop it).
  *
@@ -29,10 +31,29 @@ export interface AddedIndexMap extends IndexMapStats {
  * const { file, bytes } = addIndexMap("data/providers.db");
  * ```
  */
-export function addIndexMap(db: string): AddedIndexMap {
+export function addIndexMap(
+  db: string,
+  { again = false }: { again?: boolean } = {},
+): AddedIndexMap {
   const parts = readPartNames(db);
   if (!parts) throw new Error(`'${db}' is not a database this version serves: import it again`);
-  if (parts.map) return { file: parts.map, written: false, entries: 0, bytes: 0 };
+  if (parts.map && !again) return { file: parts.map, written: false, entries: 0, bytes: 0 };
+  if (parts.map) {
+    // Written through a temporary file renamed over the old one: a server still mapping the old
+    // one keeps reading it until it stops.
+    const main = new DatabaseSync(db, { readOnly: true });
+    try {
+      const postings = openPart(partPath(db, parts.postings));
+      try {
+        const stats = writeIndexMap(partPath(db, parts.map), main, postings, parts.postings);
+        return { file: parts.map, written: true, ...stats };
+      } finally {
+        postings.close();
+      }
+    } finally {
+      main.close();
+    }
+  }
   if (!parts.postings.endsWith(".postings")) {
     throw new Error(`The postings part '${parts.postings}' has no build stamp: import again`);
   }
