@@ -132,6 +132,14 @@ export function sortUniqueBelow(list: Uint32Array, universe: number): Uint32Arra
     if (w < low) low = w;
     if (w > high) high = w;
   }
+  return list.subarray(0, readBits(bits, low, high, list));
+}
+
+/**
+ * Writes the ids whose bits are set in `bits` between words `low` and
+ * `high` to `out` in order, clears those words, and returns how many.
+ */
+function readBits(bits: Uint32Array, low: number, high: number, out: Uint32Array): number {
   let n = 0;
   for (let w = low; w <= high; w++) {
     let word = bits[w]!;
@@ -140,11 +148,11 @@ export function sortUniqueBelow(list: Uint32Array, universe: number): Uint32Arra
     const base = w << 5;
     while (word !== 0) {
       const lowest = word & -word;
-      list[n++] = base + 31 - Math.clz32(lowest);
+      out[n++] = base + 31 - Math.clz32(lowest);
       word ^= lowest;
     }
   }
-  return list.subarray(0, n);
+  return n;
 }
 
 /**
@@ -463,8 +471,8 @@ export function unionLeveledBelow(parts: readonly LeveledPart[], universe: numbe
  * a read in a few hundred kilobytes where a byte a provider would be ten
  * megabytes), its level kept in a byte the first time it is seen, and the
  * bitmap read back in order gives the ids and, from their bytes, their
- * levels. About a quarter less time than marking the bytes first and
- * putting the ids found in order afterwards.
+ * levels. About 15% less time than marking the bytes first and putting
+ * the ids found in order afterwards.
  */
 function markedUnion(parts: readonly LeveledPart[], universe: number): Leveled {
   if (seenAt.length < universe) seenAt = new Uint8Array(universe);
@@ -490,23 +498,11 @@ function markedUnion(parts: readonly LeveledPart[], universe: number): Leveled {
       }
     }
   }
-  // The bitmap read back in order (inline: a call an id costs a third more).
+  // The bitmap read back in order, then each id's level from its byte.
   const ids = new Uint32Array(n);
+  readBits(bits, low, high, ids);
   const levels = new Uint8Array(n);
-  let k = 0;
-  for (let w = low; w <= high; w++) {
-    let word = bits[w]!;
-    if (word === 0) continue;
-    bits[w] = 0;
-    const base = w << 5;
-    while (word !== 0) {
-      const lowest = word & -word;
-      word ^= lowest;
-      const id = base + 31 - Math.clz32(lowest);
-      ids[k] = id;
-      levels[k++] = seen[id]! - 1;
-    }
-  }
+  for (let k = 0; k < n; k++) levels[k] = seen[ids[k]!]! - 1;
   return { ids, levels };
 }
 
