@@ -181,8 +181,9 @@ export interface TypoBuckets {
 
 /**
  * The typo buckets of `db` for the index map, written bucket by bucket:
- * `starts` (`TYPO_BUCKETS + 1` numbers, in pairs), then `write` called
- * with each bucket's pairs sorted by hash, in bucket order.
+ * `starts` (`TYPO_BUCKETS + 1` numbers, counted in pairs), and
+ * `writePairs`, which hands `write` each bucket's pairs sorted by hash,
+ * in bucket order.
  */
 export function typoBucketsForMap(db: DatabaseSync): {
   starts: Uint32Array<ArrayBuffer>;

@@ -164,7 +164,7 @@ export class DenseStock {
     return denseArrays(universe);
   }
 
-  /** Arrays kept for reuse now (given out or held back). */
+  /** Arrays kept for reuse now (free, or held back until the search ends). */
   get size(): number {
     return this.#held.length + this.#free.length;
   }
