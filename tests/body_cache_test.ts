@@ -1,10 +1,12 @@
 /**
  * The serving thread's cache of finished bodies: a native body's `took_ms`
  * is counted anew on a hit, a body without one (the NPI Registry API's) is
- * answered as kept, and the budget bounds what is kept.
+ * answered as kept, the budget bounds what is kept, and a body is answered
+ * only for its own key.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { BodyCache } from "../lib/search/body_cache.ts";
+import { hashKey } from "../lib/text_ring.ts";
 import { clock } from "../lib/deadline.ts";
 
 Deno.test("[body cache] a native body comes back with took_ms counted from the new request", () => {
@@ -26,20 +28,48 @@ Deno.test("[body cache] a registry body (no took_ms) is kept and answered whole"
   assertEquals([cache.hits, cache.misses], [1, 1]);
 });
 
-Deno.test("[body cache] bounded: the least recently used go first, and a body over a sixteenth of the budget is not kept", () => {
-  // `{"a":"xx…x"` (87 characters) and a key of 2: (87 + 2) * 2 = 178 bytes an entry, 17 in 3,200.
+Deno.test("[body cache] bounded: the oldest go first unless asked again, and a body over a sixteenth of the budget is not kept", () => {
+  // An entry is its key, a separator and `{"a":"xx…x","took_ms":` (98 characters) with 8 bytes of
+  // header: 109 bytes, so 29 fill 3,200 and the thirtieth sends the first out.
   const body = (n: number) => `{"a":"${"x".repeat(n)}","took_ms":1}`;
   const cache = new BodyCache(3_200);
-  const keys = Array.from({ length: 17 }, (_, k) => `k${String.fromCharCode(97 + k)}`);
+  const keys = Array.from({ length: 29 }, (_, k) => `k${String.fromCharCode(65 + k)}`);
   for (const key of keys) cache.set(key, body(80));
   for (const key of keys) assert(cache.get(key, clock()) !== undefined, `${key} kept`);
-  assert(cache.get("ka", clock()) !== undefined); // now the most recently used
   cache.set("zz", body(80));
-  assertEquals(cache.get("kb", clock()), undefined, "the least recently used went");
-  for (const key of ["ka", "kc", "zz"]) assert(cache.get(key, clock()) !== undefined, key);
-  cache.set("huge", body(200)); // (207 + 4) * 2 bytes: over 3,200 / 16
+  assertEquals(cache.get("kA", clock()), undefined, "the oldest went");
+  // kB, now the oldest, was asked for in the older half of the ring: written again, it stays.
+  assert(cache.get("kB", clock()) !== undefined);
+  for (const key of ["y1", "y2", "y3"]) cache.set(key, body(80));
+  assert(cache.get("kB", clock()) !== undefined, "asked again, kept");
+  assertEquals(cache.get("kC", clock()), undefined, "not asked again since, gone");
+  for (const key of ["kZ", "zz", "y3"]) assert(cache.get(key, clock()) !== undefined, key);
+  cache.set("huge", body(200)); // over 3,200 / 16 bytes
   assertEquals(cache.get("huge", clock()), undefined);
   const off = new BodyCache(0);
   off.set("k", body(1));
   assertEquals(off.get("k", clock()), undefined);
 });
+
+Deno.test("[body cache] a body is answered only for its own key, whatever keys share a hash", () => {
+  const cache = new BodyCache(1 << 20);
+  // Keys of the same hash (found by search): the later one takes the slot, the earlier one misses.
+  const [a, b] = collidingKeys();
+  assertEquals(hashKey(a), hashKey(b));
+  cache.set(a, '{"total":1,"took_ms":2}');
+  assertEquals(cache.get(b, clock()), undefined, "another key of the same hash is not answered");
+  cache.set(b, '{"total":2,"took_ms":2}');
+  assertEquals(cache.get(a, clock()), undefined);
+  assertMatch(cache.get(b, clock())!, /^\{"total":2,"took_ms":/);
+});
+
+/** Two different keys with the same {@linkcode hashKey}, found by trying. */
+function collidingKeys(): [string, string] {
+  const seen = new Map<number, string>();
+  for (let i = 0;; i++) {
+    const key = `/v1/providers/search?q=${i.toString(36)}`;
+    const other = seen.get(hashKey(key));
+    if (other !== undefined) return [other, key];
+    seen.set(hashKey(key), key);
+  }
+}

@@ -7,7 +7,7 @@
  */
 import type { SearchJob } from "./response.ts";
 import { clock } from "../deadline.ts";
-import { ByteLru } from "../lru.ts";
+import { hashKey, TextRing } from "../text_ring.ts";
 
 const TOOK = ',"took_ms":';
 
@@ -18,43 +18,39 @@ const TOOK = ',"took_ms":';
  */
 const TOOK_TAIL = 40;
 
-/** A kept body: its text up to `took_ms` (which a hit appends anew), or whole; and its key's length. */
-interface Kept {
-  text: string;
-  took: boolean;
-  keyLength: number;
-}
-
 /**
- * A byte-bounded LRU of search bodies, keyed by the whole job. A native
- * body is kept without its `took_ms`, which a hit counts again; a body
- * without one (the NPI Registry API's) is kept and answered as it is. An
- * entry costs its text and key (UTF-16); one over a sixteenth of the
- * budget is not kept.
+ * A byte-bounded cache of search bodies, keyed by the whole job, kept as
+ * UTF-8 outside the heap ({@linkcode TextRing}: first in, first out, what
+ * is read again kept longer). A native body is kept without its
+ * `took_ms`, which a hit counts again; a body without one (the NPI
+ * Registry API's) is kept and answered as it is. An entry costs its key
+ * and text; one over a sixteenth of the budget is not kept.
  *
  * @example
  * ```ts
- * const cache = new BodyCache(32 << 20);
+ * const cache = new BodyCache(16 << 20);
  * cache.set("k", '{"total":1,"took_ms":4.2}');
  * cache.get("k", clock()); // '{"total":1,"took_ms":0.01}'
  * ```
  */
 export class BodyCache {
-  readonly #entries: ByteLru<Kept>;
+  readonly #ring: TextRing;
+  #hits = 0;
+  #misses = 0;
 
-  /** @param budget Most bytes of body text kept (0 turns the cache off). */
+  /** @param budget Most bytes of keys and bodies kept (0 turns the cache off). */
   constructor(readonly budget: number) {
-    this.#entries = new ByteLru<Kept>(budget, (k) => (k.text.length + k.keyLength) * 2, 0, 16);
+    this.#ring = new TextRing(budget, 16);
   }
 
   /** Lookups answered from the cache. */
   get hits(): number {
-    return this.#entries.hits;
+    return this.#hits;
   }
 
   /** Lookups not answered from the cache. */
   get misses(): number {
-    return this.#entries.misses;
+    return this.#misses;
   }
 
   /** The key of a job: the validated query (paging and facets included) and its cursor scope. */
@@ -68,21 +64,27 @@ export class BodyCache {
    * `startedAt`), or `undefined` when not cached.
    */
   get(key: string, startedAt: number): string | undefined {
-    const kept = this.#entries.get(key);
-    if (kept === undefined) return undefined;
-    if (!kept.took) return kept.text;
-    return `${kept.text}${TOOK}${Math.round((clock() - startedAt) * 100) / 100}}`;
+    // The ring is keyed by the key's hash: the key kept before the body says whose it is.
+    const kept = this.#ring.get(hashKey(key));
+    if (
+      kept === undefined || kept.length <= key.length || !kept.startsWith(key) ||
+      kept.charCodeAt(key.length) !== 0
+    ) {
+      this.#misses++;
+      return undefined;
+    }
+    this.#hits++;
+    const body = kept.slice(key.length + 1);
+    // A native body is kept up to its `took_ms` member's name, which no whole JSON text ends with.
+    if (!body.endsWith(TOOK)) return body;
+    return `${body}${Math.round((clock() - startedAt) * 100) / 100}}`;
   }
 
   /** Keeps `body` (a finished search body) for `key`. */
   set(key: string, body: string): void {
     if (this.budget === 0) return;
     const cut = body.indexOf(TOOK, Math.max(0, body.length - TOOK_TAIL));
-    this.#entries.set(
-      key,
-      cut < 0
-        ? { text: body, took: false, keyLength: key.length }
-        : { text: body.slice(0, cut), took: true, keyLength: key.length },
-    );
+    const kept = cut < 0 ? body : body.slice(0, cut + TOOK.length);
+    this.#ring.set(hashKey(key), `${key}\u0000${kept}`);
   }
 }

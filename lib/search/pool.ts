@@ -218,7 +218,7 @@ export interface SearchPoolOptions {
   reopenDelayMs?: number;
   /**
    * Bytes of finished bodies kept on the serving thread, so a search asked
-   * again is answered without a worker. Default 32 MB; 0 turns it off.
+   * again is answered without a worker. Default 16 MB; 0 turns it off.
    */
   bodyCacheBytes?: number;
   /**
@@ -360,7 +360,7 @@ export class SearchPool {
 
   private constructor(options: SearchPoolOptions) {
     this.#options = options;
-    this.#bodies = new BodyCache(options.bodyCacheBytes ?? 32 * 1024 * 1024);
+    this.#bodies = new BodyCache(options.bodyCacheBytes ?? 16 * 1024 * 1024);
   }
 
   /**

@@ -154,7 +154,7 @@ async function openStoreAndPool(
   const store = withSearch(
     openSqliteStore(path, {
       lazyIndex: true,
-      recordCacheBytes: 16 * 1024 * 1024,
+      recordCacheBytes: 8 * 1024 * 1024,
       postingCacheBytes: 16 * 1024 * 1024,
       recordsMapped,
       sharedColumns: () => pool?.columns ?? {},

@@ -10,7 +10,8 @@ import { decodeProvider } from "./codec.ts";
 import { parseEndpoint, parseLocation, SIDE, unpackOtherName, withSides } from "./sides.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
 import { type DatasetInfo, type ProviderStore, StoreOpenError } from "./store.ts";
-import { ByteLru, type CacheCounters } from "../lru.ts";
+import type { CacheCounters } from "../lru.ts";
+import { TextRing } from "../text_ring.ts";
 import { type ColumnBytes, SearchIndex } from "../index/reader.ts";
 import { IndexMap } from "../index/index_map.ts";
 import { canMapFiles } from "../index/mapped_file.ts";
@@ -114,7 +115,7 @@ function recordReader(
 export interface SqliteStoreOptions {
   /** Bytes of decoded posting lists kept between searches. Default 48 MB. */
   postingCacheBytes?: number;
-  /** Bytes of providers' JSON texts kept between requests. Default 16 MB. */
+  /** Bytes of providers' JSON texts (UTF-8) kept between requests. Default 8 MB. */
   recordCacheBytes?: number;
   /**
    * Load the search index on first use instead of now: for a thread that
@@ -266,11 +267,8 @@ export function openSqliteStore(
   const readBatch = recordBatchReader(db, recordParts);
   const text = new RecordText(describe);
   const idByNpi: StatementSync = db.prepare("SELECT id FROM provider_npi WHERE npi = ?");
-  // Provider JSON texts by id (UTF-16: two bytes a character).
-  const jsonCache = new ByteLru<string, number>(
-    options.recordCacheBytes ?? 16 * 1024 * 1024,
-    (text) => text.length * 2,
-  );
+  // Provider JSON texts by id, as UTF-8 outside the heap (nothing for the collectors to copy).
+  const jsonCache = new TextRing(options.recordCacheBytes ?? 8 * 1024 * 1024);
   const jsonOf = (id: number): string | null => {
     let text = jsonCache.get(id);
     if (text === undefined) {
