@@ -94,28 +94,36 @@ export class TextRing {
     return text;
   }
 
-  /** Keeps `text` for `key`, in place of what was kept for it (let go of too when `text` is not kept). */
-  set(key: number, text: string): void {
+  /**
+   * Keeps `lead` and `text`, one after the other, for `key`, in place of
+   * what was kept for it (let go of too when they are not kept). Giving
+   * them apart spares a long text its copy into a joined string.
+   */
+  set(key: number, text: string, lead = ""): void {
     const limit = this.budget / this.largestShare;
     this.#at.delete(key);
-    if (this.budget === 0 || HEADER + text.length > limit) return;
+    const length = lead.length + text.length;
+    if (this.budget === 0 || HEADER + length > limit) return;
     this.#buffer ??= new Uint8Array(this.budget);
     this.#view ??= new DataView(this.#buffer.buffer);
     // Room for one byte a character first (JSON is mostly ASCII), for three when that was short.
-    let at = this.#place(HEADER + text.length);
-    let { read, written } = encoder.encodeInto(
-      text,
-      this.#buffer.subarray(at + HEADER, at + HEADER + text.length),
-    );
-    if (read < text.length) {
-      if (HEADER + text.length * 3 > limit) return;
-      at = this.#place(HEADER + text.length * 3);
-      ({ read, written } = encoder.encodeInto(
-        text,
-        this.#buffer.subarray(at + HEADER, at + HEADER + text.length * 3),
-      ));
+    let at = this.#place(HEADER + length);
+    let written = this.#encode(at, length, lead, text);
+    if (written < 0) {
+      if (HEADER + length * 3 > limit) return;
+      at = this.#place(HEADER + length * 3);
+      written = this.#encode(at, length * 3, lead, text);
     }
     this.#commit(key, at, written);
+  }
+
+  /** Writes `lead` and `text` as UTF-8 after the header at `at`: the bytes written, or -1 when `room` was short. */
+  #encode(at: number, room: number, lead: string, text: string): number {
+    const into = this.#buffer!.subarray(at + HEADER, at + HEADER + room);
+    const first = encoder.encodeInto(lead, into);
+    if (first.read < lead.length) return -1;
+    const second = encoder.encodeInto(text, into.subarray(first.written));
+    return second.read < text.length ? -1 : first.written + second.written;
   }
 
   /** Records the entry just written at `at` (`length` bytes of text) as `key`'s newest. */

@@ -17,8 +17,17 @@ Deno.test("[text ring] texts come back whole, ASCII or not, the latest kept for 
   texts.forEach((text, key) => assertEquals(ring.get(key), text));
   ring.set(1, "second");
   assertEquals(ring.get(1), "second");
+  // A lead and a text are kept as one, ASCII or not in either.
+  ring.set(7, "body", "key\u0000");
+  ring.set(8, "corps", "clé\u0000");
+  ring.set(9, "Muñoz", "k\u0000");
+  assertEquals([ring.get(7), ring.get(8), ring.get(9)], [
+    "key\u0000body",
+    "clé\u0000corps",
+    "k\u0000Muñoz",
+  ]);
   assertEquals(ring.get(99), undefined);
-  assertEquals([ring.size, ring.hits, ring.misses], [5, 6, 1]);
+  assertEquals([ring.size, ring.hits, ring.misses], [8, 9, 1]);
 });
 
 Deno.test("[text ring] the oldest go first, a text read in the older half stays, none over its share", () => {

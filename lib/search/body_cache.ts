@@ -85,6 +85,6 @@ export class BodyCache {
     if (this.budget === 0) return;
     const cut = body.indexOf(TOOK, Math.max(0, body.length - TOOK_TAIL));
     const kept = cut < 0 ? body : body.slice(0, cut + TOOK.length);
-    this.#ring.set(hashKey(key), `${key}\u0000${kept}`);
+    this.#ring.set(hashKey(key), kept, `${key}\u0000`);
   }
 }
