@@ -21,10 +21,10 @@ const TOOK_TAIL = 40;
 /**
  * A byte-bounded cache of search bodies, keyed by the whole job, kept as
  * UTF-8 outside the heap ({@linkcode TextRing}: first in, first out, what
- * is read again kept longer). A native body is kept without its
- * `took_ms`, which a hit counts again; a body without one (the NPI
- * Registry API's) is kept and answered as it is. An entry costs its key
- * and text; one over a sixteenth of the budget is not kept.
+ * is read again kept longer). A native body's `took_ms` is counted again
+ * on a hit; a body without one (the NPI Registry API's) is answered as it
+ * is. An entry costs its key and text; one over a sixteenth of the budget
+ * is not kept.
  *
  * @example
  * ```ts
@@ -75,16 +75,14 @@ export class BodyCache {
     }
     this.#hits++;
     const body = kept.slice(key.length + 1);
-    // A native body is kept up to its `took_ms` member's name, which no whole JSON text ends with.
-    if (!body.endsWith(TOOK)) return body;
-    return `${body}${Math.round((clock() - startedAt) * 100) / 100}}`;
+    const cut = body.indexOf(TOOK, Math.max(0, body.length - TOOK_TAIL));
+    if (cut < 0) return body;
+    return `${body.slice(0, cut + TOOK.length)}${Math.round((clock() - startedAt) * 100) / 100}}`;
   }
 
   /** Keeps `body` (a finished search body) for `key`. */
   set(key: string, body: string): void {
     if (this.budget === 0) return;
-    const cut = body.indexOf(TOOK, Math.max(0, body.length - TOOK_TAIL));
-    const kept = cut < 0 ? body : body.slice(0, cut + TOOK.length);
-    this.#ring.set(hashKey(key), kept, `${key}\u0000`);
+    this.#ring.set(hashKey(key), body, `${key}\u0000`);
   }
 }
