@@ -5,10 +5,10 @@
  * The serving thread caches the JSON text of records and finished search
  * bodies. Kept as strings, each survived two young-generation collections
  * and was copied into the old generation before it was evicted: at eight
- * connections the serving thread's scavenges took 1.3–1.8 s of a 13 s run
- * (pauses of 15–65 ms, which every request in flight waits through). Kept
- * as bytes, a text costs one copy in, one decoding out, and nothing to
- * collect.
+ * connections the serving thread's scavenges took 1.5–2.0 s of a 12–14 s
+ * run (pauses up to 66 ms, which every request in flight waits through).
+ * Kept as bytes, a text costs one copy in, one decoding out, and nothing
+ * to collect.
  *
  * Eviction is first in, first out, with reinsertion: an entry read once it
  * is in the older half of the ring (by bytes written since) is written
