@@ -120,10 +120,14 @@ export class TextRing {
   /** Writes `lead` and `text` as UTF-8 after the header at `at`: the bytes written, or -1 when `room` was short. */
   #encode(at: number, room: number, lead: string, text: string): number {
     const into = this.#buffer!.subarray(at + HEADER, at + HEADER + room);
-    const first = encoder.encodeInto(lead, into);
-    if (first.read < lead.length) return -1;
-    const second = encoder.encodeInto(text, into.subarray(first.written));
-    return second.read < text.length ? -1 : first.written + second.written;
+    let lent = 0;
+    if (lead !== "") {
+      const first = encoder.encodeInto(lead, into);
+      if (first.read < lead.length) return -1;
+      lent = first.written;
+    }
+    const second = encoder.encodeInto(text, lent === 0 ? into : into.subarray(lent));
+    return second.read < text.length ? -1 : lent + second.written;
   }
 
   /** Records the entry just written at `at` (`length` bytes of text) as `key`'s newest. */
