@@ -77,6 +77,23 @@ export class TextRing {
 
   /** The text kept for `key`, or `undefined`. */
   get(key: number): string | undefined {
+    const kept = this.#read(key);
+    return kept && decoder.decode(kept);
+  }
+
+  /**
+   * A copy of the bytes kept for `key` (as {@linkcode TextRing.get} reads
+   * them, undecoded), or `undefined`.
+   */
+  getBytes(key: number): Uint8Array<ArrayBuffer> | undefined {
+    return this.#read(key)?.slice();
+  }
+
+  /**
+   * The bytes kept for `key`, a view valid until the next write (an entry
+   * read in the older half is written again at the head first).
+   */
+  #read(key: number): Uint8Array | undefined {
     const at = this.#at.get(key);
     if (at === undefined) {
       this.misses++;
@@ -85,21 +102,23 @@ export class TextRing {
     this.hits++;
     const buffer = this.#buffer!, view = this.#view!;
     const length = view.getUint32(at, true);
-    const text = decoder.decode(buffer.subarray(at + HEADER, at + HEADER + length));
-    if (((this.#written - view.getUint32(at + 4, true)) >>> 0) > this.budget / 2) {
-      const to = this.#place(HEADER + length);
-      buffer.copyWithin(to, at, at + HEADER + length);
-      this.#commit(key, to, length);
+    if (((this.#written - view.getUint32(at + 4, true)) >>> 0) <= this.budget / 2) {
+      return buffer.subarray(at + HEADER, at + HEADER + length);
     }
-    return text;
+    // The entry may be overwritten by its own copy: the bytes are copied first.
+    const to = this.#place(HEADER + length);
+    buffer.copyWithin(to, at, at + HEADER + length);
+    this.#commit(key, to, length);
+    return buffer.subarray(to + HEADER, to + HEADER + length);
   }
 
   /**
-   * Keeps `lead` and `text`, one after the other, for `key`, in place of
-   * what was kept for it (let go of too when they are not kept). Giving
-   * them apart spares a long text its copy into a joined string.
+   * Keeps `lead` and `text` (a string, or bytes kept as they are), one
+   * after the other, for `key`, in place of what was kept for it (let go
+   * of too when they are not kept). Giving them apart spares a long text
+   * its copy into a joined string.
    */
-  set(key: number, text: string, lead = ""): void {
+  set(key: number, text: string | Uint8Array, lead = ""): void {
     const limit = this.budget / this.largestShare;
     this.#at.delete(key);
     const length = lead.length + text.length;
@@ -110,21 +129,27 @@ export class TextRing {
     let at = this.#place(HEADER + length);
     let written = this.#encode(at, length, lead, text);
     if (written < 0) {
-      if (HEADER + length * 3 > limit) return;
-      at = this.#place(HEADER + length * 3);
-      written = this.#encode(at, length * 3, lead, text);
+      const most = typeof text === "string" ? length * 3 : lead.length * 3 + text.length;
+      if (HEADER + most > limit) return;
+      at = this.#place(HEADER + most);
+      written = this.#encode(at, most, lead, text);
     }
     this.#commit(key, at, written);
   }
 
   /** Writes `lead` and `text` as UTF-8 after the header at `at`: the bytes written, or -1 when `room` was short. */
-  #encode(at: number, room: number, lead: string, text: string): number {
+  #encode(at: number, room: number, lead: string, text: string | Uint8Array): number {
     const into = this.#buffer!.subarray(at + HEADER, at + HEADER + room);
     let lent = 0;
     if (lead !== "") {
       const first = encoder.encodeInto(lead, into);
       if (first.read < lead.length) return -1;
       lent = first.written;
+    }
+    if (typeof text !== "string") {
+      if (room - lent < text.length) return -1;
+      into.set(text, lent);
+      return lent + text.length;
     }
     const second = encoder.encodeInto(text, lent === 0 ? into : into.subarray(lent));
     return second.read < text.length ? -1 : lent + second.written;

@@ -11,7 +11,7 @@ import { jsonText } from "../lib/http/json.ts";
 import { ref } from "../lib/api/schemas.ts";
 import type { Dataset } from "../lib/service/dataset.ts";
 import { clock } from "../lib/deadline.ts";
-import type { SearchJob } from "../lib/search/response.ts";
+import { bodyText, type SearchBody, type SearchJob } from "../lib/search/response.ts";
 import { renderRegistryBody } from "../lib/registry_api/render.ts";
 import {
   DEFAULT_MAX_SKIP,
@@ -85,14 +85,14 @@ export function registryApiRoutes(
         // them here is then what the serving thread does.
         recordsWithPage: true,
       };
-      const finish = (text: string) => {
-        const [total, body] = splitRegistryBody(text);
+      const finish = (written: SearchBody) => {
+        const [total, body] = splitRegistryBody(written);
         return answer(body, pretty, total);
       };
       const pool = dataset.pool();
       if (pool) {
-        const text = pool.answer(job, { signal: ctx.signal, deadline: ctx.deadline });
-        return typeof text === "string" ? finish(text) : text.then(finish);
+        const written = pool.answer(job, { signal: ctx.signal, deadline: ctx.deadline });
+        return written instanceof Promise ? written.then(finish) : finish(written);
       }
       return finish(renderRegistryBody(store, store.search(job.query, { deadline: ctx.deadline })));
     },
@@ -102,8 +102,8 @@ export function registryApiRoutes(
 }
 
 /** A 200 JSON answer, indented when `pretty`, with `X-Total-Count` when a total is known. */
-function answer(body: string, pretty: boolean, total: number | null): Response {
-  const text = pretty ? JSON.stringify(JSON.parse(body), null, 2) : body;
+function answer(body: SearchBody, pretty: boolean, total: number | null): Response {
+  const text = pretty ? JSON.stringify(JSON.parse(bodyText(body)), null, 2) : body;
   const headers: Record<string, string> = {
     "Access-Control-Expose-Headers": "X-Request-ID, Retry-After, X-Total-Count",
   };

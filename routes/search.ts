@@ -8,7 +8,7 @@ import { jsonText } from "../lib/http/json.ts";
 import { ref } from "../lib/api/schemas.ts";
 import { type Dataset, RELEASE_HEADER } from "../lib/service/dataset.ts";
 import { queryFingerprint, SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
-import { type SearchJob, searchResponseBody } from "../lib/search/response.ts";
+import { type SearchBody, type SearchJob, searchResponseBody } from "../lib/search/response.ts";
 import { clock } from "../lib/deadline.ts";
 import { specialtyIndex } from "./specialties.ts";
 
@@ -82,14 +82,14 @@ export function searchRoute(dataset: Dataset): Route {
         });
         const job: SearchJob = { query, cursorScope, startedAt };
         // The release that answers, read with the store: a swap meanwhile does not change it.
-        const respond = (body: string) =>
+        const respond = (body: SearchBody) =>
           jsonText(body, { headers: { [RELEASE_HEADER]: release } });
         if (pool) {
           // Stops at the deadline (ctx.signal) or when the client goes away (request.signal: it
           // aborts only then, as deno.json opts into Deno's no-legacy-abort behaviour).
           const signal = AbortSignal.any([ctx.signal, request.signal]);
           const body = pool.answer(job, { signal, deadline: ctx.deadline });
-          return typeof body === "string" ? respond(body) : body.then(respond);
+          return body instanceof Promise ? body.then(respond) : respond(body);
         }
         return respond(searchResponseBody(store, job, { deadline: ctx.deadline }));
       }),

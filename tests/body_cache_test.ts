@@ -1,8 +1,8 @@
 /**
  * The serving thread's cache of finished bodies: a native body's `took_ms`
  * is counted anew on a hit, a body without one (the NPI Registry API's) is
- * answered as kept, the budget bounds what is kept, and a body is answered
- * only for its own key.
+ * answered as kept, a body of bytes as bytes, the budget bounds what is
+ * kept, and a body is answered only for its own key.
  */
 import { assert, assertEquals, assertMatch } from "@std/assert";
 import { BodyCache } from "../lib/search/body_cache.ts";
@@ -13,8 +13,9 @@ Deno.test("[body cache] a native body comes back with took_ms counted from the n
   const cache = new BodyCache(1 << 20);
   cache.set("k", '{"total":3,"hits":[],"took_ms":812.5}');
   const body = cache.get("k", clock());
-  assertMatch(body!, /^\{"total":3,"hits":\[\],"took_ms":\d+(\.\d+)?\}$/);
-  assert(JSON.parse(body!).took_ms < 812.5, "the time of this request, not the first one's");
+  if (typeof body !== "string") throw new Error(`text is answered as text, not ${body}`);
+  assertMatch(body, /^\{"total":3,"hits":\[\],"took_ms":\d+(\.\d+)?\}$/);
+  assert(JSON.parse(body).took_ms < 812.5, "the time of this request, not the first one's");
   assertEquals([cache.hits, cache.misses], [1, 0]);
 });
 
@@ -26,6 +27,25 @@ Deno.test("[body cache] a registry body (no took_ms) is kept and answered whole"
   assertEquals(cache.get("r", clock()), text);
   assertEquals(cache.get("other", clock()), undefined);
   assertEquals([cache.hits, cache.misses], [1, 1]);
+});
+
+Deno.test("[body cache] a body of bytes comes back as the same bytes, its own copy, never as text", () => {
+  const cache = new BodyCache(1 << 20);
+  // Keys and bodies beyond ASCII: the key is compared as UTF-8, the bytes are not decoded.
+  const key = 'registry\u0000q\u0000{"last":"Núñez"}';
+  const bytes = new TextEncoder().encode('2\n{"result_count":2,"results":["Ø",{"took_ms":1}]}');
+  cache.set(key, bytes);
+  const first = cache.get(key, clock());
+  if (!(first instanceof Uint8Array)) throw new Error(`bytes are answered as bytes, not ${first}`);
+  assertEquals(first, bytes);
+  first[0] = 0;
+  assertEquals(cache.get(key, clock()), bytes, "a caller's changes do not reach the cache");
+  // The same key later given as text is answered as text, and the other way round.
+  cache.set(key, "{}");
+  assertEquals(cache.get(key, clock()), "{}");
+  cache.set(key, bytes);
+  assertEquals(cache.get(key, clock()), bytes);
+  assertEquals(cache.get(key.slice(0, -1), clock()), undefined, "a key's prefix is another key");
 });
 
 Deno.test("[body cache] bounded: the oldest go first unless asked again, and a body over a sixteenth of the budget is not kept", () => {
@@ -58,9 +78,11 @@ Deno.test("[body cache] a body is answered only for its own key, whatever keys s
   assertEquals(hashKey(a), hashKey(b));
   cache.set(a, '{"total":1,"took_ms":2}');
   assertEquals(cache.get(b, clock()), undefined, "another key of the same hash is not answered");
+  cache.set(a, new TextEncoder().encode('{"total":1}'));
+  assertEquals(cache.get(b, clock()), undefined, "nor its bytes");
   cache.set(b, '{"total":2,"took_ms":2}');
   assertEquals(cache.get(a, clock()), undefined);
-  assertMatch(cache.get(b, clock())!, /^\{"total":2,"took_ms":/);
+  assertMatch(cache.get(b, clock()) as string, /^\{"total":2,"took_ms":/);
 });
 
 /** Two different keys with the same {@linkcode hashKey}, found by trying. */

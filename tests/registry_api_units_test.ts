@@ -204,8 +204,10 @@ Deno.test("[registry units] rendering helpers", () => {
   for (const date of ["2023-02-00", "2023-02-32", "2023-1-01", "2023/01/01", "20230101", "x"]) {
     assertEquals(epochMillis(date), parsed(date), date);
   }
-  assertEquals(splitRegistryBody('7\n{"result_count":0}'), [7, '{"result_count":0}']);
-  assertEquals(splitRegistryBody('-1\n{"Errors":[]}'), [null, '{"Errors":[]}']);
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+  assertEquals(splitRegistryBody(utf8('7\n{"result_count":0}')), [7, utf8('{"result_count":0}')]);
+  assertEquals(splitRegistryBody(utf8('-1\n{"Errors":[]}')), [null, utf8('{"Errors":[]}')]);
+  assertEquals(splitRegistryBody('12\n{"result_count":0}'), [12, '{"result_count":0}']);
 });
 
 Deno.test("[registry units] record checks: address scopes, ZIP+4, prefixes, officials", () => {

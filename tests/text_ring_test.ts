@@ -30,6 +30,28 @@ Deno.test("[text ring] texts come back whole, ASCII or not, the latest kept for 
   assertEquals([ring.size, ring.hits, ring.misses], [8, 9, 1]);
 });
 
+Deno.test("[text ring] bytes are kept as they are, after a lead, and read back as bytes or text", () => {
+  const ring = new TextRing(1 << 16);
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+  ring.set(1, utf8("Peña 🩺"));
+  ring.set(2, utf8("body"), "clé\u0000"); // a lead longer in bytes than in characters
+  ring.set(3, new Uint8Array([0xff, 0, 7])); // not UTF-8: kept byte for byte
+  assertEquals(ring.getBytes(1), utf8("Peña 🩺"));
+  assertEquals(ring.get(1), "Peña 🩺");
+  assertEquals(ring.getBytes(2), utf8("clé\u0000body"));
+  assertEquals(ring.getBytes(3), new Uint8Array([0xff, 0, 7]));
+  // A copy: changing it leaves the ring's bytes alone.
+  const copy = ring.getBytes(1)!;
+  copy.fill(0);
+  assertEquals(ring.getBytes(1), utf8("Peña 🩺"));
+  assertEquals(ring.getBytes(4), undefined);
+  // Bytes over the share are not kept, nor what the key held before.
+  const small = new TextRing(1_000);
+  small.set(5, utf8("x"));
+  small.set(5, new Uint8Array(250 - HEADER + 1));
+  assertEquals(small.getBytes(5), undefined);
+});
+
 Deno.test("[text ring] the oldest go first, a text read in the older half stays, none over its share", () => {
   // 100 bytes an entry (8 + 92): ten fill the ring.
   const ring = new TextRing(1_000);

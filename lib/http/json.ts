@@ -26,7 +26,7 @@ export function jsonResponse(
 }
 
 /**
- * A response whose body is JSON text already serialised.
+ * A response whose body is JSON already serialised (text, or its UTF-8 bytes).
  *
  * @example
  * ```ts
@@ -34,7 +34,7 @@ export function jsonResponse(
  * ```
  */
 export function jsonText(
-  text: string,
+  text: string | Uint8Array<ArrayBuffer>,
   init: { status?: number; headers?: Record<string, string> } = {},
 ): Response {
   const response = responseWithBody(text, { status: init.status ?? 200 });

@@ -19,7 +19,9 @@ import type { ProviderStore } from "../store/store.ts";
 import type { SearchPage } from "../search/engine.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 import { taxonomyDesc } from "./query.ts";
-import { ERROR_NUMBER, errorsBody, registryError } from "./errors.ts";
+import { ERROR_NUMBER, errorsBody, type RegistryError, registryError } from "./errors.ts";
+import { Utf8Writer } from "../text/utf8_writer.ts";
+import type { SearchBody } from "../search/response.ts";
 import { digitsValue } from "../text/digits.ts";
 
 /** A JSON object of the response. */
@@ -381,23 +383,42 @@ export function taxonomyDescriber(store: ProviderStore): DescribeTaxonomy {
   return describe;
 }
 
+/** Each thread's writer of answers (they are written synchronously, one at a time). */
+const writer = new Utf8Writer();
+
 /**
- * The answer to a search, as text: the exact total on the first line (for
- * the `X-Total-Count` header), then the JSON body `{"result_count", "results"}`.
- * Built on whichever thread reads the records; the route splits the two.
+ * The answer to a search, as UTF-8 bytes: the exact total on the first
+ * line (for the `X-Total-Count` header; -1 for a refusal), then the JSON
+ * body (`{"result_count", "results"}`, or `{"Errors"}`). Built on
+ * whichever thread reads the records; the route splits the two.
+ *
+ * Written record by record into bytes: a page of 200 as one string would
+ * be over V8's largest regular object (128 KiB), so on pages mapped for it
+ * alone (a fault each when first written) and, alive at the young
+ * collection its size brings on, kept until a full one.
  *
  * @example
  * ```ts
- * const text = renderRegistryBody(store, page);
- * const [total, body] = splitRegistryBody(text);
+ * const bytes = renderRegistryBody(store, page);
+ * const [total, body] = splitRegistryBody(bytes);
  * ```
  */
-export function renderRegistryBody(store: ProviderStore, page: SearchPage): string {
-  if (page.uncheckedCandidates !== undefined) return `-1\n${tooBroad(page.uncheckedCandidates)}`;
+export function renderRegistryBody(
+  store: ProviderStore,
+  page: SearchPage,
+): Uint8Array<ArrayBuffer> {
+  if (page.uncheckedCandidates !== undefined) {
+    writer.write(`-1\n${errorsBody(tooBroad(page.uncheckedCandidates))}`);
+    return writer.take();
+  }
   const describe = taxonomyDescriber(store);
   const providers = store.getProvidersById(page.hits.map((h) => h.id), page.records);
-  const results = providers.map(({ provider }) => registryResult(provider, describe));
-  return `${page.total}\n${JSON.stringify({ result_count: results.length, results })}`;
+  writer.write(`${page.total}\n{"result_count":${providers.length},"results":[`);
+  providers.forEach(({ provider }, i) => {
+    writer.write(`${i === 0 ? "" : ","}${JSON.stringify(registryResult(provider, describe))}`);
+  });
+  writer.write("]}");
+  return writer.take();
 }
 
 /**
@@ -405,27 +426,38 @@ export function renderRegistryBody(store: ProviderStore, page: SearchPage): stri
  * `name_purpose=AO`, address matches the index cannot confirm) would read
  * too many records.
  */
-function tooBroad(candidates: number): string {
-  return errorsBody([registryError(
+function tooBroad(candidates: number): RegistryError[] {
+  return [registryError(
     ERROR_NUMBER.noCriteria,
     "generic",
     `Too broad: ${candidates} providers would be checked one by one. country_code and ` +
       "name_purpose=AO are evaluated on each candidate's record: add a criterion the index " +
       "answers (number, first_name, last_name, organization_name, taxonomy_description, city, " +
       "state, postal_code)",
-  )]);
+  )];
 }
 
 /**
- * The total (`null` for a refusal) and the JSON body of {@linkcode renderRegistryBody}'s text.
+ * The total (`null` for a refusal) and the JSON body of {@linkcode renderRegistryBody}'s
+ * answer (bytes: a view, not a copy; text as it was written before answers were bytes).
  *
  * @example
  * ```ts
- * splitRegistryBody('3\n{"result_count":0,"results":[]}'); // [3, '{"result_count":0,"results":[]}']
+ * splitRegistryBody(new TextEncoder().encode('3\n{"result_count":0,"results":[]}'));
+ * // [3, bytes of '{"result_count":0,"results":[]}']
  * ```
  */
-export function splitRegistryBody(text: string): [number | null, string] {
-  const cut = text.indexOf("\n");
-  const total = Number(text.slice(0, cut));
-  return [total >= 0 ? total : null, text.slice(cut + 1)];
+export function splitRegistryBody(answer: SearchBody): [number | null, SearchBody] {
+  let total: number, body: SearchBody;
+  if (typeof answer === "string") {
+    const cut = answer.indexOf("\n");
+    [total, body] = [Number(answer.slice(0, cut)), answer.slice(cut + 1)];
+  } else {
+    const cut = answer.indexOf(NEWLINE);
+    [total, body] = [Number(decoder.decode(answer.subarray(0, cut))), answer.subarray(cut + 1)];
+  }
+  return [total >= 0 ? total : null, body];
 }
+
+const NEWLINE = 10;
+const decoder = new TextDecoder();

@@ -5,11 +5,27 @@
  *
  * @module
  */
-import type { SearchJob } from "./response.ts";
+import type { SearchBody, SearchJob } from "./response.ts";
 import { clock } from "../deadline.ts";
 import { hashKey, TextRing } from "../text_ring.ts";
 
 const TOOK = ',"took_ms":';
+/** The byte after a kept body's key: the body was given as text (0) or as bytes (1). */
+const BYTES = 1;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * The length of the lead (`key` and the kind byte) when `kept` begins with
+ * it, else `undefined`: another key with the same hash.
+ */
+function leadLength(kept: Uint8Array, key: string): number | undefined {
+  const bytes = encoder.encode(key);
+  if (kept.length <= bytes.length || kept[bytes.length]! > BYTES) return undefined;
+  for (let i = 0; i < bytes.length; i++) if (kept[i] !== bytes[i]) return undefined;
+  return bytes.length + 1;
+}
 
 /**
  * How far from its end a body's `took_ms` is looked for: it is the native
@@ -23,8 +39,8 @@ const TOOK_TAIL = 40;
  * UTF-8 outside the heap ({@linkcode TextRing}: first in, first out, what
  * is read again kept longer). A native body's `took_ms` is counted again
  * on a hit; a body without one (the NPI Registry API's) is answered as it
- * is. An entry costs its key and text; one over a sixteenth of the budget
- * is not kept.
+ * is, and a body given as bytes is answered as bytes. An entry costs its
+ * key and body; one over a sixteenth of the budget is not kept.
  *
  * @example
  * ```ts
@@ -61,28 +77,29 @@ export class BodyCache {
 
   /**
    * The body for `key` (a native one with `took_ms` counted from
-   * `startedAt`), or `undefined` when not cached.
+   * `startedAt`), or `undefined` when not cached. A body kept as bytes is
+   * answered as bytes.
    */
-  get(key: string, startedAt: number): string | undefined {
+  get(key: string, startedAt: number): SearchBody | undefined {
     // The ring is keyed by the key's hash: the key kept before the body says whose it is.
-    const kept = this.#ring.get(hashKey(key));
-    if (
-      kept === undefined || kept.length <= key.length || !kept.startsWith(key) ||
-      kept.charCodeAt(key.length) !== 0
-    ) {
+    const kept = this.#ring.getBytes(hashKey(key));
+    const lead = kept && leadLength(kept, key);
+    if (lead === undefined) {
       this.#misses++;
       return undefined;
     }
     this.#hits++;
-    const body = kept.slice(key.length + 1);
+    if (kept![lead - 1] === BYTES) return kept!.subarray(lead);
+    const body = decoder.decode(kept!.subarray(lead));
     const cut = body.indexOf(TOOK, Math.max(0, body.length - TOOK_TAIL));
     if (cut < 0) return body;
     return `${body.slice(0, cut + TOOK.length)}${Math.round((clock() - startedAt) * 100) / 100}}`;
   }
 
-  /** Keeps `body` (a finished search body) for `key`. */
-  set(key: string, body: string): void {
+  /** Keeps `body` (a finished search body, text or bytes) for `key`. */
+  set(key: string, body: SearchBody): void {
     if (this.budget === 0) return;
-    this.#ring.set(hashKey(key), body, `${key}\u0000`);
+    const kind = typeof body === "string" ? "\u0000" : "\u0001";
+    this.#ring.set(hashKey(key), body, `${key}${kind}`);
   }
 }

@@ -30,7 +30,7 @@ import { UnavailableError } from "../http/errors.ts";
 import type { Logger } from "../log.ts";
 import { StoreOpenError } from "../store/store.ts";
 import { clock, DeadlineError, type Watch } from "../deadline.ts";
-import type { SearchJob } from "./response.ts";
+import type { SearchBody, SearchJob } from "./response.ts";
 import type { SearchPage } from "./engine.ts";
 import { BodyCache } from "./body_cache.ts";
 import { addCacheCounters, type CacheCounters } from "../lru.ts";
@@ -134,7 +134,7 @@ export type FromWorker =
   | { type: "columns"; columns: ColumnBytes }
   /** Word unions this worker built, in shared memory, for the others. */
   | { type: "wordSets"; sets: SharedWordSet[] }
-  | { type: "result"; id: number; body: string } & Timing
+  | { type: "result"; id: number; body: SearchBody } & Timing
   | { type: "page"; id: number; page: SearchPage } & Timing
   | { type: "chunk"; id: number; chunk: BodyChunk } & Timing
   | { type: "timeout"; id: number } & Timing
@@ -226,7 +226,7 @@ export interface SearchPoolOptions {
    * thread (reading the records there), so the worker is free for the next
    * search meanwhile. Without it, workers render bodies themselves.
    */
-  render?: (job: SearchJob, page: SearchPage) => string;
+  render?: (job: SearchJob, page: SearchPage) => SearchBody;
   /**
    * The module each worker runs: `search_worker.ts` here (the default), or
    * one of a higher layer that imports it and gives it a writer of bodies
@@ -282,7 +282,7 @@ interface Task {
   shape: string;
   /** Its wait as estimated from service times when it was queued, before calibration (ms). */
   estimatedWaitMs: number;
-  resolve(body: string | SearchPage | BodyChunk): void;
+  resolve(body: SearchBody | SearchPage | BodyChunk): void;
   reject(error: unknown): void;
   onAbort: (() => void) | null;
   /** Given up on while running: answered already, its worker told to stop (see `#abandon`). */
@@ -482,7 +482,7 @@ export class SearchPool {
    * Answers a search: at once from the body cache when it was asked before,
    * else as {@linkcode SearchPool.run} does (and the body is kept).
    */
-  answer(job: SearchJob, watch: Watch = {}): string | Promise<string> {
+  answer(job: SearchJob, watch: Watch = {}): SearchBody | Promise<SearchBody> {
     if (this.#bodies.budget === 0) return this.run(job, watch);
     const key = BodyCache.key(job);
     const hit = this.#bodies.get(key, job.startedAt);
@@ -500,8 +500,8 @@ export class SearchPool {
    * {@linkcode UnavailableError} when the queue is full, the worker crashed
    * or the pool is closing.
    */
-  run(job: SearchJob, watch: Watch = {}): Promise<string> {
-    return this.#submit(job, watch, false) as Promise<string>;
+  run(job: SearchJob, watch: Watch = {}): Promise<SearchBody> {
+    return this.#submit(job, watch, false) as Promise<SearchBody>;
   }
 
   /**
@@ -535,7 +535,7 @@ export class SearchPool {
     wantsPage: boolean,
     records?: RecordsJob,
     admitted = false,
-  ): Promise<string | SearchPage | BodyChunk> {
+  ): Promise<SearchBody | SearchPage | BodyChunk> {
     if (this.#closing) {
       return Promise.reject(
         new UnavailableError("The search workers are shutting down: try again", 1, "unavailable"),
@@ -546,7 +546,7 @@ export class SearchPool {
     this.#collect();
     const deadline = watch.deadline ?? Infinity;
     if (watch.signal?.aborted || clock() >= deadline) return Promise.reject(new DeadlineError());
-    return new Promise<string | SearchPage | BodyChunk>((resolve, reject) => {
+    return new Promise<SearchBody | SearchPage | BodyChunk>((resolve, reject) => {
       const now = clock();
       const maxWait = this.#options.maxWaitMs ?? 0;
       // The request's arrival (the route's clock), so the serving thread's own delays count.

@@ -13,6 +13,29 @@ import { type CursorScope, encodeCursor } from "./cursor.ts";
 import { clock, type Watch } from "../deadline.ts";
 
 /**
+ * A finished response body: JSON text, or its UTF-8 bytes when it was
+ * written as bytes (the NPI Registry API's pages of up to 200 records are:
+ * a string that long would be a large object on the V8 heap, mapped for it
+ * alone and kept until a full collection). Bytes fill their buffer alone,
+ * so that a worker can hand it over.
+ */
+export type SearchBody = string | Uint8Array<ArrayBuffer>;
+
+const utf8 = new TextDecoder();
+
+/**
+ * The text of a body (bytes decoded).
+ *
+ * @example
+ * ```ts
+ * bodyText(new TextEncoder().encode('{"total":0}')); // '{"total":0}'
+ * ```
+ */
+export function bodyText(body: SearchBody): string {
+  return typeof body === "string" ? body : utf8.decode(body);
+}
+
+/**
  * A search to answer: everything the body needs, as plain data (it crosses
  * to a worker by structured clone).
  */

@@ -16,7 +16,12 @@
  * @module
  */
 import { openSearchableStore, type SearchableSqliteStore } from "./searcher.ts";
-import { RECORDS_WITH_PAGE, renderSearchBody, type SearchJob } from "./response.ts";
+import {
+  RECORDS_WITH_PAGE,
+  renderSearchBody,
+  type SearchBody,
+  type SearchJob,
+} from "./response.ts";
 import type { SearchPage } from "./engine.ts";
 import type { ProviderStore } from "../store/store.ts";
 import { clock, DeadlineError } from "../deadline.ts";
@@ -36,7 +41,7 @@ const scope = self as unknown as {
 let store: SearchableSqliteStore | null = null;
 
 /** How a worker writes a page's body (`render.ts` of the service chooses the form by job). */
-export type BodyRenderer = (store: ProviderStore, job: SearchJob, page: SearchPage) => string;
+export type BodyRenderer = (store: ProviderStore, job: SearchJob, page: SearchPage) => SearchBody;
 
 /** This worker's writer of bodies in every form, when a module above gave one (see below). */
 let renderer: BodyRenderer | null = null;
@@ -52,6 +57,11 @@ let renderer: BodyRenderer | null = null;
  */
 export function renderBodiesWith(write: BodyRenderer): void {
   renderer = write;
+}
+
+/** What a message carrying `body` hands over instead of copying: a body of bytes' buffer. */
+function transferOf(body: SearchBody): Transferable[] {
+  return typeof body === "string" ? [] : [body.buffer];
 }
 
 let mailbox: ResultMailbox<FromWorker> | null = null;
@@ -208,11 +218,13 @@ scope.onmessage = (event) => {
           } else if (!message.page && job.recordsWithPage && renderer) {
             // A short page of such a job is written here whole: by message, as above.
             const body = renderer(store, job, page);
-            scope.postMessage({ type: "result", id, body, ...timing() });
+            scope.postMessage({ type: "result", id, body, ...timing() }, transferOf(body));
           } else answer({ type: "page", id, page, ...timing() });
         } else {
           const body = (renderer ?? renderSearchBody)(store, job, store.search(job.query, watch));
-          answer({ type: "result", id, body, ...timing() });
+          // Bytes go by message (their buffer handed over); the mailbox carries text.
+          if (typeof body === "string") answer({ type: "result", id, body, ...timing() });
+          else scope.postMessage({ type: "result", id, body, ...timing() }, transferOf(body));
         }
       } catch (error) {
         answer(

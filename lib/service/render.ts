@@ -7,7 +7,7 @@
  */
 import type { ProviderStore } from "../store/store.ts";
 import type { SearchPage } from "../search/engine.ts";
-import { renderSearchBody, type SearchJob } from "../search/response.ts";
+import { renderSearchBody, type SearchBody, type SearchJob } from "../search/response.ts";
 import { renderRegistryBody } from "../registry_api/render.ts";
 
 /**
@@ -18,7 +18,7 @@ import { renderRegistryBody } from "../registry_api/render.ts";
  * const body = renderBody(store, job, page);
  * ```
  */
-export function renderBody(store: ProviderStore, job: SearchJob, page: SearchPage): string {
+export function renderBody(store: ProviderStore, job: SearchJob, page: SearchPage): SearchBody {
   return job.format === "registry"
     ? renderRegistryBody(store, page)
     : renderSearchBody(store, job, page);
