@@ -41,7 +41,8 @@ export function searchRoute(dataset: Dataset): Route {
           "alone is a 400 (`radius` or `unit` without `near`, `sort=distance` without `near`, `sort=relevance` " +
           "without `q`, `cursor` with `offset`). `total` is exact. Relevance tiers, best first: every word in the " +
           "name (one word: in the surname or organization name); in the name or other names; also in the primary " +
-          "specialty or city; also in another specialty; the last word as a prefix; typo variants (for a word the " +
+          "specialty or city; also in another specialty; the last word as a prefix (first the whole legal name so " +
+          "typed: `john coop` puts John Cooper before Adam John Cooper); typo variants (for a word the " +
           "vocabulary lacks, unless it is the last word and starts longer words; for every word only when the " +
           "words as typed find fewer than 10). Within a tier, " +
           "results follow name order. Location filters and distance use the primary practice location; distance " +

@@ -247,6 +247,14 @@ const AUDIOLOGY = "231H00000X";
 const RADIOLOGY = "2085R0202X";
 const INTERNAL = "207R00000X";
 
+/** Where the providers of typed names practise: a place no other rule's test names. */
+const TOLEDO: Omit<BoxPerson, "first"> = {
+  city: "TOLEDO",
+  state: "OH",
+  zip: "43604",
+  codes: [INTERNAL],
+};
+
 /**
  * The search-box dataset (tests/search_box_test.ts): names that are also
  * credentials or states, titles and credentials, middle names, former
@@ -513,6 +521,12 @@ export const BOX_PEOPLE: Record<string, BoxPerson> = {
       },
     ]),
   ),
+  // A name typed whole, the last word unfinished: `john coop`, `cooper jo`. Each of the others
+  // sorts before John Cooper and matches the words otherwise (a middle name, a former name).
+  johnCooper: { first: "JOHN", last: "COOPER", ...TOLEDO },
+  adamCooper: { first: "ADAM", middle: "JOHN", last: "COOPER", ...TOLEDO },
+  johnAble: { first: "JOHN", last: "ABLE", former: ["COOPER", "JOHN"], ...TOLEDO },
+  colinAbbott: { first: "COLIN", middle: "JOHN", last: "ABBOTT", ...TOLEDO },
 };
 
 /** NPIs of the search-box providers, in the order above. */

@@ -231,6 +231,33 @@ Deno.test("[search box] legal names first, then other names, scores tell", async
   });
 });
 
+Deno.test("[search box] a whole name typed, the last word unfinished, comes first", async (t) => {
+  await t.step("first name, then the start of the surname", async () => {
+    // Adam John Cooper sorts first and matches both words (a middle name, a surname's start);
+    // John Able's former surname is a prefix of another name, lower still.
+    assertEquals(await ranked("john coop"), [
+      { key: "johnCooper", score: 67 },
+      { key: "adamCooper", score: 65 },
+      { key: "johnAble", score: 62 },
+    ]);
+  });
+  await t.step(
+    "surname, then the start of the first name; a former surname is not promoted",
+    async () => {
+      // John Able was John Cooper: his former surname matches, his legal one does not.
+      assertEquals(await ranked("cooper, jo"), [
+        { key: "johnCooper", score: 67 },
+        { key: "johnAble", score: 65 },
+        { key: "adamCooper", score: 65 },
+      ]);
+    },
+  );
+  await t.step("a name's start elsewhere is not a whole name", async () => {
+    // Colin John Abbott: `john` a middle name, `col` the start of his first name.
+    assertEquals(await ranked("john col"), [{ key: "colinAbbott", score: 65 }]);
+  });
+});
+
 Deno.test("[search box] typos only where they help; totals and facets count what is shown", async (t) => {
   const cardiologists = withCode("207RC0000X").sort();
   await t.step("cardiologist counts cardiologists, not audiologists or radiologists", async () => {
@@ -324,6 +351,8 @@ Deno.test("[search box] held-out queries as people type them: who must come firs
     ["heart clinic baltimore", "clinic"],
     ["betty smith", "alexander"],
     ["amy u baumann", "baumann"],
+    ["john coop", "johnCooper"],
+    ["cooper jo", "johnCooper"],
   ];
   for (const [q, first] of cases) {
     await t.step(q, async () => assertEquals((await keys(q))[0], first));

@@ -40,7 +40,7 @@ import {
 } from "./text_query.ts";
 import { applyHints, hintParts, type HintWord, type NpiIds, splitWords } from "./hints.ts";
 import { HINT, hintKinds, stateOf } from "./hint_words.ts";
-import { levelKeys, rankKey, scoreOfKey, SUB, subOfKey, TIER } from "./scores.ts";
+import { levelKeys, levelOfKey, rankKey, scoreOfKey, SUB, subOfKey, TIER } from "./scores.ts";
 import { densePage, fitPage, flagPassBits } from "./dense_page.ts";
 import { ByteLru } from "../lru.ts";
 import {
@@ -795,6 +795,48 @@ function exactNameIds(words: readonly string[], index: SearchIndex): Uint32Array
   return unionAll(alternatives, index.size + 1);
 }
 
+/**
+ * Ids of `within` whose whole legal name is the query being typed, the
+ * last word a prefix: first name then the start of the surname (`john
+ * coop`: John Cooper; `mary ann smi`; `john van dy`), or surname then the
+ * start of the first name (`fowler, pau`: Paul Fowler). The name keys also
+ * hold other names (a former surname), so the whole words must be words of
+ * the legal name too. Empty for one word.
+ */
+function typedNameIds(
+  words: readonly string[],
+  within: Uint32Array,
+  index: SearchIndex,
+): Uint32Array {
+  if (words.length < 2 || within.length === 0) return EMPTY;
+  const alternatives: Uint32Array[] = [];
+  // The whole words (the first, or all but the last) as one key, the rest as the key's prefix.
+  for (const cut of words.length > 2 ? [1, words.length - 1] : [1]) {
+    const whole = words.slice(0, cut).join(""), typed = words.slice(cut).join("");
+    for (
+      const [key, word, typedKey] of [
+        [FIELD.firstKey, FIELD.given, FIELD.lastKey],
+        [FIELD.lastKey, FIELD.surname, FIELD.firstKey],
+      ] as const
+    ) {
+      const named = intersect(
+        intersect(within, index.list(key, whole)),
+        index.list(word, words[0]!),
+      );
+      if (named.length > 0) alternatives.push(index.prefixWithin(typedKey, typed, named));
+    }
+  }
+  return unionAll(alternatives, index.size + 1);
+}
+
+/** The ids of `set` at `level` (before the hints give rank keys). */
+function atLevel(set: Leveled, level: number): Uint32Array {
+  const out = new Uint32Array(set.ids.length);
+  let n = 0;
+  for (let i = 0; i < set.ids.length; i++) if (set.levels[i] === level) out[n++] = set.ids[i]!;
+  return out.subarray(0, n);
+}
+
 function typoNameIds(plan: readonly WordTerms[], index: SearchIndex): Uint32Array {
   if (plan.length !== 1) return EMPTY;
   return unionAll(
@@ -807,6 +849,13 @@ function typoNameIds(plan: readonly WordTerms[], index: SearchIndex): Uint32Arra
 const LEGAL_NAME_LEVEL = 2;
 /** The best level of a typo of a legal name (the typo levels of other names are above it). */
 const LEGAL_TYPO_LEVEL = 12;
+/**
+ * The level of a whole name typed (see {@linkcode typedNameIds}): a
+ * surname's prefix alone, for one word; and the worst level it is promoted
+ * from, a prefix of a legal name (other names' prefixes are below it).
+ */
+const TYPED_NAME_LEVEL = 6;
+const LEGAL_PREFIX_LEVEL = 7;
 
 /**
  * Lowers the level of ids also in `ids` to `level`, for those whose level
@@ -908,6 +957,10 @@ function matchText(
   }
   if (set.ids.length === 0) return set;
   promote(set, exactNameIds(words, index), 0, LEGAL_NAME_LEVEL);
+  if (!fallback && words.length >= 2 && planned.at(-1)?.prefix) {
+    const typed = typedNameIds(words, atLevel(set, LEGAL_PREFIX_LEVEL), index);
+    promote(set, typed, TYPED_NAME_LEVEL, LEGAL_PREFIX_LEVEL);
+  }
   promote(set, typoNameIds(planned, index), 10, LEGAL_TYPO_LEVEL);
   set = applyHints(set, hints, index, npiIdsOf(ctx), fallback);
   if (split.hints.length > 0 && !fallback) {
@@ -967,6 +1020,11 @@ function denseTop(
   const universe = index.size + 1;
   const pass = flagPassBits(index.flags, test.mask, test.value);
   const promoted = exactNameIds(words, index);
+  // A page down to the legal names' prefixes would be ranked before whole names typed are
+  // promoted (`typedNameIds`): listed instead.
+  const typing = words.length >= 2 && planned.at(-1)?.prefix === true;
+  const reachesTyped = (levels: Uint8Array, levelOf: (value: number) => number) =>
+    typing && levels.some((value) => levelOf(value) >= LEGAL_PREFIX_LEVEL);
   const watch = () => checkWatch(ctx);
   if (hints.length === 1) {
     // As `applyHints` ranks one state: named like it first, then in it; those not fitting a tier
@@ -989,7 +1047,8 @@ function denseTop(
       end: top,
       watch,
     });
-    return page && page.total >= TYPO_TOKENS_THRESHOLD
+    return page && page.total >= TYPO_TOKENS_THRESHOLD &&
+        !reachesTyped(page.keys, (key) => levelOfKey(key))
       ? { ids: page.ids, levels: page.keys, total: page.total }
       : null;
   }
@@ -1010,7 +1069,9 @@ function denseTop(
     end: top,
     watch,
   });
-  if (page.total < TYPO_TOKENS_THRESHOLD) return null;
+  if (page.total < TYPO_TOKENS_THRESHOLD || reachesTyped(page.levels, (level) => level)) {
+    return null;
+  }
   // No hints: one tier, each level's key from a table, as `applyHints` gives them.
   const keys = levelKeys(TIER.full, SUB.name);
   const levels = page.levels;
