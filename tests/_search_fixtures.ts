@@ -527,6 +527,15 @@ export const BOX_PEOPLE: Record<string, BoxPerson> = {
   adamCooper: { first: "ADAM", middle: "JOHN", last: "COOPER", ...TOLEDO },
   johnAble: { first: "JOHN", last: "ABLE", former: ["COOPER", "JOHN"], ...TOLEDO },
   colinAbbott: { first: "COLIN", middle: "JOHN", last: "ABBOTT", ...TOLEDO },
+  // A John in Colorado: `john co` is a state as much as the start of Cooper.
+  johnZimmer: {
+    first: "JOHN",
+    last: "ZIMMER",
+    city: "BOULDER",
+    state: "CO",
+    zip: "80302",
+    codes: [INTERNAL],
+  },
 };
 
 /** NPIs of the search-box providers, in the order above. */

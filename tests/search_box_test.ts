@@ -252,6 +252,21 @@ Deno.test("[search box] a whole name typed, the last word unfinished, comes firs
       ]);
     },
   );
+  await t.step("a state code or credential typed last is also a name's start", async () => {
+    // `co`: Cooper's start (a whole name typed, each word in the legal name), Colin's and
+    // Cooper's start (as an initial fits), Colorado (a place); the other Johns fit none, a tier
+    // lower.
+    const list = await ranked("john co");
+    assertEquals(list.slice(0, 4), [
+      { key: "johnCooper", score: 100 },
+      { key: "colinAbbott", score: 95 },
+      { key: "adamCooper", score: 95 },
+      { key: "johnZimmer", score: 95 },
+    ]);
+    assertEquals(scoreOf(list, "johnSmith"), 38);
+    // `pa`: Paul's and Paula's start before Pennsylvania or a PA's credential.
+    assertEquals((await keys("fowler pa")).slice(0, 2), ["fowler", "paulaFowler"]);
+  });
   await t.step("a name's start elsewhere is not a whole name", async () => {
     // Colin John Abbott: `john` a middle name, `col` the start of his first name.
     assertEquals(await ranked("john col"), [{ key: "colinAbbott", score: 65 }]);
@@ -353,6 +368,8 @@ Deno.test("[search box] held-out queries as people type them: who must come firs
     ["amy u baumann", "baumann"],
     ["john coop", "johnCooper"],
     ["cooper jo", "johnCooper"],
+    ["john co", "johnCooper"],
+    ["fowler pa", "fowler"],
   ];
   for (const [q, first] of cases) {
     await t.step(q, async () => assertEquals((await keys(q))[0], first));

@@ -814,16 +814,19 @@ function typedNameIds(
   for (const cut of words.length > 2 ? [1, words.length - 1] : [1]) {
     const whole = words.slice(0, cut).join(""), typed = words.slice(cut).join("");
     for (
-      const [key, word, typedKey] of [
-        [FIELD.firstKey, FIELD.given, FIELD.lastKey],
-        [FIELD.lastKey, FIELD.surname, FIELD.firstKey],
+      const [key, word, typedKey, typedWord] of [
+        [FIELD.firstKey, FIELD.given, FIELD.lastKey, FIELD.surname],
+        [FIELD.lastKey, FIELD.surname, FIELD.firstKey, FIELD.given],
       ] as const
     ) {
+      // Legal on both sides: a word of the legal name each (the keys hold other names too).
       const named = intersect(
         intersect(within, index.list(key, whole)),
         index.list(word, words[0]!),
       );
-      if (named.length > 0) alternatives.push(index.prefixWithin(typedKey, typed, named));
+      if (named.length === 0) continue;
+      const keyed = index.prefixWithin(typedKey, typed, named);
+      if (keyed.length > 0) alternatives.push(index.prefixWithin(typedWord, words[cut]!, keyed));
     }
   }
   return unionAll(alternatives, index.size + 1);
@@ -962,6 +965,18 @@ function matchText(
     promote(set, typed, TYPED_NAME_LEVEL, LEGAL_PREFIX_LEVEL);
   }
   promote(set, typoNameIds(planned, index), 10, LEGAL_TYPO_LEVEL);
+  for (const hint of hints.filter((h) => h.typed)) {
+    // The last word typed may be a state or a credential, or the start of a name: the results
+    // it starts a name of, read against them (a two-letter prefix's list is long).
+    hint.starts = unionAll([
+      index.prefixWithin(FIELD.surname, hint.word, set.ids),
+      index.prefixWithin(FIELD.given, hint.word, set.ids),
+    ], index.size + 1);
+    // A whole name typed starts a name with it: looked for among those only. Its words are each
+    // in the legal name (`john co`: John Cooper as an organization named John is).
+    hint.names = typedNameIds([...words, hint.word], hint.starts, index);
+    promote(set, hint.names, 1, LEGAL_NAME_LEVEL);
+  }
   set = applyHints(set, hints, index, npiIdsOf(ctx), fallback);
   if (split.hints.length > 0 && !fallback) {
     // The hints may be names (`anh do`, `al smith`): the whole name of every word comes first,
@@ -1016,6 +1031,8 @@ function denseTop(
   // One word with typo variants also promotes the whole names of its variants: listed instead.
   if (planned.length === 1 && planned[0]!.typos.length > 0) return null;
   if (hints.length > 1 || (hints.length === 1 && hints[0]!.kinds !== HINT.state)) return null;
+  // A state code typed last may be a name's start: its fits need the candidates listed.
+  if (hints.some((h) => h.typed)) return null;
   const { index } = ctx;
   const universe = index.size + 1;
   const pass = flagPassBits(index.flags, test.mask, test.value);

@@ -22,6 +22,17 @@ import { levelKeys, rankKey, SUB, TIER } from "./scores.ts";
 export interface HintWord {
   word: string;
   kinds: number;
+  /**
+   * The query's last word, of letters, being typed (`jill co` on the way to
+   * `jill cooper`): it also fits as the start of a name — of the whole
+   * name typed (`names`: Jill Cooper) as a name, of any other name as an
+   * initial does.
+   */
+  typed?: boolean;
+  /** Of a typed hint, the results whose whole legal name the query types (set by the engine). */
+  names?: Uint32Array;
+  /** Of a typed hint, the results with a name starting with it (set by the engine). */
+  starts?: Uint32Array;
 }
 
 /** A query's words: those that must match, and the hints. */
@@ -46,11 +57,13 @@ export interface SplitWords {
  */
 export function splitWords(words: readonly string[]): SplitWords {
   const required: string[] = [], hints: HintWord[] = [];
-  for (const word of words) {
+  words.forEach((word, i) => {
     const kinds = hintKinds(word);
-    if (kinds) hints.push({ word, kinds });
-    else required.push(word);
-  }
+    if (!kinds) required.push(word);
+    else if (i === words.length - 1 && /^[a-z]{2,}$/.test(word)) {
+      hints.push({ word, kinds, typed: true });
+    } else hints.push({ word, kinds });
+  });
   if (required.length === 0) return { required: [...words], hints: [], hintsRequired: true };
   return { required, hints, hintsRequired: false };
 }
@@ -90,6 +103,8 @@ export function hintParts(
     parts.push({ list: index.list(FIELD.surname, word), level: 0 });
     parts.push({ list: index.list(FIELD.given, word), level: 0 });
   }
+  if (!required && hint.names) parts.push({ list: hint.names, level: 0 });
+  if (!required && hint.starts) parts.push({ list: hint.starts, level: INITIAL_LEVEL });
   if (initialList && kinds & HINT.initial) {
     parts.push({ list: index.list(FIELD.initial, word), level: required ? 2 : INITIAL_LEVEL });
   }
