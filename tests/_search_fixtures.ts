@@ -527,6 +527,23 @@ export const BOX_PEOPLE: Record<string, BoxPerson> = {
   adamCooper: { first: "ADAM", middle: "JOHN", last: "COOPER", ...TOLEDO },
   johnAble: { first: "JOHN", last: "ABLE", former: ["COOPER", "JOHN"], ...TOLEDO },
   colinAbbott: { first: "COLIN", middle: "JOHN", last: "ABBOTT", ...TOLEDO },
+  // Others, so that the Johns are a few in many: names typed are looked for in results fewer than
+  // a dense set's, an eighth of the providers (`typedNames` in the engine).
+  ...Object.fromEntries(
+    Array.from({ length: 60 }, (_, i) => [
+      `filler${i}`,
+      {
+        first: "PAT",
+        last: `VAX${String.fromCharCode(65 + (i % 26))}${
+          String.fromCharCode(65 + Math.floor(i / 26))
+        }`,
+        city: "RENO",
+        state: "NV",
+        zip: "89501",
+        codes: ["1223G0001X"],
+      },
+    ]),
+  ),
   // A John in Colorado: `john co` is a state as much as the start of Cooper.
   johnZimmer: {
     first: "JOHN",

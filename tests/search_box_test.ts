@@ -267,6 +267,13 @@ Deno.test("[search box] a whole name typed, the last word unfinished, comes firs
     // `pa`: Paul's and Paula's start before Pennsylvania or a PA's credential.
     assertEquals((await keys("fowler pa")).slice(0, 2), ["fowler", "paulaFowler"]);
   });
+  await t.step("not looked for in as many results as a dense set holds", async () => {
+    // The sixty Pats (all named Vax…) are over an eighth of the providers: `va` is Virginia only
+    // there, where none of them practise, so none fits it.
+    const list = await ranked("pat va");
+    assertEquals(list.length, 50);
+    assert(list.every((r) => r.score === 38), JSON.stringify(list.slice(0, 3)));
+  });
   await t.step("a name's start elsewhere is not a whole name", async () => {
     // Colin John Abbott: `john` a middle name, `col` the start of his first name.
     assertEquals(await ranked("john col"), [{ key: "colinAbbott", score: 65 }]);

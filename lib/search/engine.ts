@@ -832,6 +832,17 @@ function typedNameIds(
   return unionAll(alternatives, index.size + 1);
 }
 
+/**
+ * Whether names being typed are looked for in a result set of `total`
+ * (the whole names typed, a state code typed last as a name's start): not
+ * in one of a dense set's size (`health co`, `family med`), whose words are
+ * not a person's name and whose page is counted on the dense sets. Both
+ * the listed and the dense paths decide by the total, so pages agree.
+ */
+function typedNames(total: number, universe: number): boolean {
+  return total * DENSE_FRACTION < universe;
+}
+
 /** The ids of `set` at `level` (before the hints give rank keys). */
 function atLevel(set: Leveled, level: number): Uint32Array {
   const out = new Uint32Array(set.ids.length);
@@ -960,12 +971,13 @@ function matchText(
   }
   if (set.ids.length === 0) return set;
   promote(set, exactNameIds(words, index), 0, LEGAL_NAME_LEVEL);
-  if (!fallback && words.length >= 2 && planned.at(-1)?.prefix) {
+  const typing = typedNames(set.ids.length, index.size + 1);
+  if (typing && !fallback && words.length >= 2 && planned.at(-1)?.prefix) {
     const typed = typedNameIds(words, atLevel(set, LEGAL_PREFIX_LEVEL), index);
     promote(set, typed, TYPED_NAME_LEVEL, LEGAL_PREFIX_LEVEL);
   }
   promote(set, typoNameIds(planned, index), 10, LEGAL_TYPO_LEVEL);
-  for (const hint of hints.filter((h) => h.typed)) {
+  for (const hint of typing ? hints.filter((h) => h.typed) : []) {
     // The last word typed may be a state or a credential, or the start of a name: the results
     // it starts a name of, read against them (a two-letter prefix's list is long).
     hint.starts = unionAll([
@@ -1031,17 +1043,18 @@ function denseTop(
   // One word with typo variants also promotes the whole names of its variants: listed instead.
   if (planned.length === 1 && planned[0]!.typos.length > 0) return null;
   if (hints.length > 1 || (hints.length === 1 && hints[0]!.kinds !== HINT.state)) return null;
-  // A state code typed last may be a name's start: its fits need the candidates listed.
-  if (hints.some((h) => h.typed)) return null;
   const { index } = ctx;
   const universe = index.size + 1;
   const pass = flagPassBits(index.flags, test.mask, test.value);
   const promoted = exactNameIds(words, index);
-  // A page down to the legal names' prefixes would be ranked before whole names typed are
-  // promoted (`typedNameIds`): listed instead.
-  const typing = words.length >= 2 && planned.at(-1)?.prefix === true;
-  const reachesTyped = (levels: Uint8Array, levelOf: (value: number) => number) =>
-    typing && levels.some((value) => levelOf(value) >= LEGAL_PREFIX_LEVEL);
+  // Names being typed are looked for in results fewer than a dense set's (`typedNames`), and
+  // only in listed ones: a state code typed last (a name's start), or a page down to the legal
+  // names' prefixes (whole names typed promoted from there).
+  const prefixed = words.length >= 2 && planned.at(-1)?.prefix === true;
+  const typedHint = hints.some((h) => h.typed);
+  const listTyped = (total: number, levels: Uint8Array, levelOf: (value: number) => number) =>
+    typedNames(total, universe) &&
+    (typedHint || (prefixed && levels.some((value) => levelOf(value) >= LEGAL_PREFIX_LEVEL)));
   const watch = () => checkWatch(ctx);
   if (hints.length === 1) {
     // As `applyHints` ranks one state: named like it first, then in it; those not fitting a tier
@@ -1065,7 +1078,7 @@ function denseTop(
       watch,
     });
     return page && page.total >= TYPO_TOKENS_THRESHOLD &&
-        !reachesTyped(page.keys, (key) => levelOfKey(key))
+        !listTyped(page.total, page.keys, (key) => levelOfKey(key))
       ? { ids: page.ids, levels: page.keys, total: page.total }
       : null;
   }
@@ -1086,7 +1099,7 @@ function denseTop(
     end: top,
     watch,
   });
-  if (page.total < TYPO_TOKENS_THRESHOLD || reachesTyped(page.levels, (level) => level)) {
+  if (page.total < TYPO_TOKENS_THRESHOLD || listTyped(page.total, page.levels, (level) => level)) {
     return null;
   }
   // No hints: one tier, each level's key from a table, as `applyHints` gives them.

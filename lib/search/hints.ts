@@ -23,8 +23,8 @@ export interface HintWord {
   word: string;
   kinds: number;
   /**
-   * The query's last word, of letters, being typed (`jill co` on the way to
-   * `jill cooper`): it also fits as the start of a name — of the whole
+   * The query's last word, two letters being typed (`jill co` on the way
+   * to `jill cooper`): it also fits as the start of a name — of the whole
    * name typed (`names`: Jill Cooper) as a name, of any other name as an
    * initial does.
    */
@@ -60,7 +60,7 @@ export function splitWords(words: readonly string[]): SplitWords {
   words.forEach((word, i) => {
     const kinds = hintKinds(word);
     if (!kinds) required.push(word);
-    else if (i === words.length - 1 && /^[a-z]{2,}$/.test(word)) {
+    else if (i === words.length - 1 && /^[a-z]{2}$/.test(word)) {
       hints.push({ word, kinds, typed: true });
     } else hints.push({ word, kinds });
   });
