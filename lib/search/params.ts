@@ -135,7 +135,9 @@ export const SEARCH_PARAMS = defineQuery({
       "must match. Titles and credentials (`Dr.`, `M.D.`, `DO`, `PA-C`), state codes and names " +
       "(`MD`, `Maryland`), 5-digit ZIPs, 10-digit NPIs and single letters (first or middle " +
       "initials) are hints: they rank the providers they fit first and never exclude one (a " +
-      "surname `Do` or `Ma` still matches). Ranked: whole legal name, then legal name words, " +
+      "surname `Do` or `Ma` still matches); two letters typed last also fit as a name's start " +
+      "(`john co`: John Cooper first) when the results are fewer than an eighth of all " +
+      "providers. Ranked: whole legal name, then legal name words, " +
       "other names, specialty or city, prefix (the last word), typos; `score` 120-50, lower " +
       "(48-8) when hints other than titles do not fit. Typo tolerant (1 edit from 5 letters, 2 " +
       "from 9) for words the index does not hold; a word it holds gets its neighbours only when " +

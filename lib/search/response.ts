@@ -16,8 +16,9 @@ import { clock, type Watch } from "../deadline.ts";
  * A finished response body: JSON text, or its UTF-8 bytes when it was
  * written as bytes (the NPI Registry API's pages of up to 200 records are:
  * a string that long would be a large object on the V8 heap, mapped for it
- * alone and kept until a full collection). Bytes fill their buffer alone,
- * so that a worker can hand it over.
+ * alone and kept until a full collection). Bytes a worker writes fill their
+ * buffer alone, so that it can hand the buffer over; bytes answered from
+ * the body cache or split by a route may be a view.
  */
 export type SearchBody = string | Uint8Array<ArrayBuffer>;
 
