@@ -41,6 +41,8 @@ export const REG = {
    * and SALEM MA 01970.
    */
   twoSalems: npi("170000008"),
+  /** ANNA FOWLER-BRANDT, once FOWLER: her own last name starts with FOWLER, but is not FOWLER. */
+  fowlerBrandt: npi("170000009"),
 } as const;
 
 /** Providers of the paging block: last name LOOPER, state KS. */
@@ -462,6 +464,21 @@ function mainRows(): string[][] {
       ...location("Practice", { line1: "7 G ST", city: "DENVER", state: "CO", postal: "80207" }),
       ...location("Mailing", { line1: "7 G ST", city: "DENVER", state: "CO", postal: "80207" }),
       ...taxonomy(1, "207Q00000X", "CO", "8"),
+    },
+    {
+      ...person({
+        npi: REG.fowlerBrandt,
+        first: "ANNA",
+        last: "FOWLER-BRANDT",
+        sex: "F",
+        enumerated: "01/01/2014",
+        updated: "01/01/2023",
+      }),
+      "Provider Other Last Name": "FOWLER",
+      "Provider Other First Name": "ANNA",
+      "Provider Other Last Name Type Code": "1",
+      ...location("Practice", { line1: "8 H ST", city: "HELENA", state: "MT", postal: "59601" }),
+      ...taxonomy(1, "207Q00000X", "MT", "9"),
     },
   );
   for (let i = 0; i < LOOPERS; i++) {

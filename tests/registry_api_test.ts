@@ -194,9 +194,16 @@ Deno.test("[registry] name rules", async (t) => {
       "a former surname is not a last_name match",
     );
     assertEquals(await found("last_name=doe"), ["formerName"]);
+    assertEquals(
+      await found("last_name=fowler&state=MT"),
+      [],
+      "a longer own surname (FOWLER-BRANDT, once FOWLER) is not a last_name match",
+    );
+    assertEquals(await found("last_name=fowler-brandt"), ["fowlerBrandt"]);
+    assertEquals(await found("last_name=fowler brandt"), ["fowlerBrandt"]);
   });
   await t.step("a trailing * after two characters is a prefix", async () => {
-    assertEquals(await found("last_name=fow*"), ["fowler"]);
+    assertEquals(await found("last_name=fow*"), ["fowler", "fowlerBrandt"]);
     assertEquals(await found("first_name=kel*&last_name=spr*"), ["sprang"]);
   });
   await t.step(

@@ -17,7 +17,7 @@ import {
 import { addressMatches, passesCheck, placeMatches } from "../lib/search/record_check.ts";
 import { surnameRange } from "../lib/registry_api/name_range.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
-import { sortKey } from "../lib/store/sort_key.ts";
+import { NAME_KEY_SEPARATOR, sortKey } from "../lib/store/sort_key.ts";
 import type { Address, Provider } from "../lib/provider.ts";
 import type { PlaceMatch } from "../lib/search/query.ts";
 import type { TaxonomyEntry } from "../lib/taxonomy/nucc.ts";
@@ -286,9 +286,8 @@ Deno.test("[registry units] the surname range holds exactly the active providers
     ) {
       const { from, to } = surnameRange(store, { text, prefix });
       const expected = keys.flatMap((k, i) =>
-        (prefix
-            ? k.startsWith(text.toLowerCase())
-            : k === text.toLowerCase() || k.startsWith(`${text.toLowerCase()} `))
+        (prefix ? k.startsWith(text.toLowerCase()) : k === text.toLowerCase() ||
+            k.startsWith(`${text.toLowerCase()}${NAME_KEY_SEPARATOR}`))
           ? [i + 1]
           : []
       );

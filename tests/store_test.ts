@@ -2,6 +2,7 @@
  * The store conformance suite: what every {@linkcode ProviderStore} must do.
  * Run here against the SQLite store built from the fixture files.
  */
+import { NAME_KEY_VERSION } from "../lib/store/sort_key.ts";
 import { assert, assertEquals } from "@std/assert";
 import type { ProviderStore } from "../lib/store/store.ts";
 import { openSearchableStore } from "../lib/search/searcher.ts";
@@ -101,6 +102,25 @@ Deno.test("[store] opening a missing, corrupt or old database says what to do", 
     db.close();
     const old: StoreOpenError = assertThrows(() => openSqliteStore(path), StoreOpenError);
     assert(old.message.includes("schema version is 0"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("[store] a database says which name key ranks it; one built before says nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = await fixtureDatabase(dir);
+    const fresh = openSqliteStore(path);
+    assertEquals(fresh.nameKeyVersion(), NAME_KEY_VERSION);
+    fresh.close();
+    const { DatabaseSync } = await import("node:sqlite");
+    const db = new DatabaseSync(path);
+    db.exec("DELETE FROM meta WHERE key = 'name_key'");
+    db.close();
+    const older = openSqliteStore(path);
+    assertEquals(older.nameKeyVersion(), 1);
+    older.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

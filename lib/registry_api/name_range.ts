@@ -3,7 +3,12 @@
  * with a prefix), found without reading their records: provider ids are
  * ranked by the name key of `lib/store/sort_key.ts` (last, first, middle
  * name, folded; active providers first), so those providers hold one range
- * of ids, and a binary search over ~25 records finds its ends.
+ * of ids, and a binary search over ~25 records finds its ends. The key ends
+ * the last name with a character below any other, so the range of a name
+ * holds that name alone, not a longer one starting with it (`smith` is not
+ * `smith-andrade`); a database built before that form (its
+ * `nameKeyVersion()` 1) joins the names with spaces, and there the range
+ * also holds such longer names.
  *
  * The index's last-name keys also hold other names (a former surname); the
  * range keeps a `last_name` search to the provider's own name, as the
@@ -12,7 +17,7 @@
  * @module
  */
 import type { ProviderStore } from "../store/store.ts";
-import { sortKey } from "../store/sort_key.ts";
+import { NAME_KEY_SEPARATOR, sortKey } from "../store/sort_key.ts";
 import { foldText } from "../text/fold.ts";
 import type { Pattern } from "./params.ts";
 
@@ -39,6 +44,7 @@ function lowerBound(
   active: number,
   target: string,
   kept: Map<number, string>,
+  version: number,
 ): number {
   let lo = 1, hi = active + 1;
   for (let depth = 0; lo < hi; depth++) {
@@ -46,7 +52,7 @@ function lowerBound(
     let key = kept.get(mid);
     if (key === undefined) {
       const found = store.getProvidersById([mid])[0];
-      key = found ? sortKey(found.provider) : "~";
+      key = found ? sortKey(found.provider, version) : "~";
       if (depth < KEPT_DEPTH) kept.set(mid, key);
     }
     if (key < target) lo = mid + 1;
@@ -99,11 +105,14 @@ function findRange(
 ): IdRange {
   const active = store.dataset().active;
   if (name === "") return { from: 1, to: active + 1 };
-  // Exact: the key is the name alone, or the name, a space and the given names.
-  // Prefix: every key starting with the folded prefix.
-  const from = lowerBound(store, active, name, kept);
-  const end = prefix ? afterPrefix(name) : `${name}!`;
-  const to = lowerBound(store, active, end, kept);
+  const version = store.nameKeyVersion();
+  // Exact: the key is the name alone, or the name, the separator and the given names (in the first
+  // form a space, which longer names share). Prefix: every key starting with the folded prefix.
+  const from = lowerBound(store, active, name, kept, version);
+  const end = prefix
+    ? afterPrefix(name)
+    : afterPrefix(`${name}${version < 2 ? " " : NAME_KEY_SEPARATOR}`);
+  const to = lowerBound(store, active, end, kept, version);
   return { from, to };
 }
 

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { NAME_KEY_VERSION } from "./sort_key.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 import { ZIP_DATASET } from "../geo/zip.ts";
@@ -90,6 +91,7 @@ export function writeMeta(db: DatabaseSync, facts: MetaFacts): void {
     : [];
   const entries: Record<string, string | undefined> = {
     schema_version: String(SCHEMA_VERSION),
+    name_key: String(NAME_KEY_VERSION),
     source: facts.source,
     synthetic: String(facts.source === "demo"),
     built_at: new Date().toISOString(),

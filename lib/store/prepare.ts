@@ -76,7 +76,7 @@ export function postalKey(p: Provider): string | null {
  * @example
  * ```ts
  * const prepared = prepareProvider(providerFromRow(fields));
- * prepared.sortKey; // "smith john a"
+ * prepared.sortKey; // "smith\u0001john\u0001a"
  * ```
  */
 export function prepareProvider(p: Provider): PreparedProvider {

@@ -279,6 +279,8 @@ export function openSqliteStore(
     }
     return text;
   };
+  // Databases built before the key's separator record no form: the first one.
+  const nameKey = Number(meta.get("name_key") ?? 1);
   const info: DatasetInfo = {
     source: meta.get("source") === "demo" ? "demo" : "nppes",
     synthetic: meta.get("synthetic") === "true",
@@ -377,6 +379,7 @@ export function openSqliteStore(
       return row ? jsonOf(row.id) : null;
     },
     dataset: () => structuredClone(info),
+    nameKeyVersion: () => nameKey,
     cacheCounters(): CacheCounters {
       const counts = (lru: { hits: number; misses: number }) => ({
         hits: lru.hits,

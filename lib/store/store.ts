@@ -55,6 +55,11 @@ export interface ProviderStore {
   providerJson(npi: string): string | null;
   /** What is being served. */
   dataset(): DatasetInfo;
+  /**
+   * The form of the name key the ids are ranked by (`NAME_KEY_VERSION` of
+   * `sort_key.ts` for a database built by this version, 1 for an older one).
+   */
+  nameKeyVersion(): number;
   /** The NUCC code set of this dataset, by code. */
   taxonomy(): readonly TaxonomyEntry[];
   /** Releases the database. */
