@@ -387,7 +387,9 @@ export function registryParamDocs(maxSkip: number) {
         "(Robert → Bob, Rob...; table `lib/names/nicknames.ts`); `False`: that name only. Ignored with a wildcard.",
       { type: "string", enum: ["True", "False"] },
     ),
-    last_name: doc(`Individuals' own last name. ${WILDCARD}`),
+    last_name: doc(
+      `Individuals' own last name, whole (\`smith\` is not \`smith-andrade\`). ${WILDCARD}`,
+    ),
     organization_name: doc(
       `Any organization name: legal, doing-business-as, former, other. ${WILDCARD}`,
     ),
