@@ -100,6 +100,15 @@ function identifier(slot: number, id: string, type: string, state: string, issue
   };
 }
 
+/** A former name (other name type 1) of a person, in the main file's columns. */
+function formerName(first: string, last: string): Values {
+  return {
+    "Provider Other Last Name": last,
+    "Provider Other First Name": first,
+    "Provider Other Last Name Type Code": "1",
+  };
+}
+
 function person(v: {
   npi: string;
   prefix?: string;
@@ -357,9 +366,7 @@ function mainRows(): string[][] {
         enumerated: "01/01/2010",
         updated: "01/01/2020",
       }),
-      "Provider Other Last Name": "SMITHERS",
-      "Provider Other First Name": "JANE",
-      "Provider Other Last Name Type Code": "1",
+      ...formerName("JANE", "SMITHERS"),
       ...location("Practice", { line1: "1 A ST", city: "DENVER", state: "CO", postal: "80202" }),
       ...taxonomy(1, "207Q00000X", "CO", "1"),
     },
@@ -474,9 +481,7 @@ function mainRows(): string[][] {
         enumerated: "01/01/2014",
         updated: "01/01/2023",
       }),
-      "Provider Other Last Name": "FOWLER",
-      "Provider Other First Name": "ANNA",
-      "Provider Other Last Name Type Code": "1",
+      ...formerName("ANNA", "FOWLER"),
       ...location("Practice", { line1: "8 H ST", city: "HELENA", state: "MT", postal: "59601" }),
       ...taxonomy(1, "207Q00000X", "MT", "9"),
     },
