@@ -21,7 +21,6 @@ import {
 import { errorsBody } from "../lib/registry_api/errors.ts";
 import { toRegistryQuery } from "../lib/registry_api/query.ts";
 import { splitRegistryBody } from "../lib/registry_api/render.ts";
-import { surnameRange } from "../lib/registry_api/name_range.ts";
 import { SEARCH_UNAVAILABLE } from "./search.ts";
 
 const DESCRIPTION =
@@ -73,10 +72,7 @@ export function registryApiRoutes(
       if (!parsed.ok) return answer(errorsBody(parsed.errors), pretty, null);
       const store = dataset.store();
       const job: SearchJob = {
-        query: toRegistryQuery(parsed.request, {
-          taxonomy: store.taxonomy(),
-          surnameRange: (pattern) => surnameRange(store, pattern),
-        }),
+        query: toRegistryQuery(parsed.request, { taxonomy: store.taxonomy() }),
         // Registry answers have no cursors; the scope keeps their cached bodies apart from searches.
         cursorScope: { query: "registry", release: dataset.release().id },
         startedAt: clock(),

@@ -15,9 +15,12 @@ import {
   splitRegistryBody,
 } from "../lib/registry_api/render.ts";
 import { addressMatches, passesCheck, placeMatches } from "../lib/search/record_check.ts";
-import { surnameRange } from "../lib/registry_api/name_range.ts";
+import { surnameRange } from "../lib/store/name_range.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
 import { NAME_KEY_SEPARATOR, sortKey } from "../lib/store/sort_key.ts";
+import { nameIds } from "../lib/search/engine.ts";
+import { FIELD } from "../lib/index/fields.ts";
+import { nameKey } from "../lib/text/fold.ts";
 import type { Address, Provider } from "../lib/provider.ts";
 import type { PlaceMatch } from "../lib/search/query.ts";
 import type { TaxonomyEntry } from "../lib/taxonomy/nucc.ts";
@@ -100,7 +103,12 @@ Deno.test("[registry units] the engine query: AO and country are record checks, 
     "version=2.1&name_purpose=AO&last_name=katkowsky&city=atlanta&address_purpose=MAILING",
   );
   const query = toRegistryQuery(result.request, { taxonomy: TAXONOMY });
-  assertEquals([query.entity, query.lastNames, query.cities, query.idRange], [2, null, null, null]);
+  assertEquals([query.entity, query.lastNames, query.cities, query.ownLastName], [
+    2,
+    null,
+    null,
+    null,
+  ]);
   assertEquals(query.check?.official?.last, { key: "katkowsky", prefix: false });
   assertEquals(query.check?.address, null);
   assertEquals(query.places, { scope: "mailing", city: "ATLANTA", state: null, postal: null });
@@ -296,6 +304,45 @@ Deno.test("[registry units] the surname range holds exactly the active providers
     }
   } finally {
     store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("[registry units] the surname range is read off the name's list: the same range, fewer records", async () => {
+  const { registryFixtureDatabase } = await import("./_registry_fixtures.ts");
+  const dir = await Deno.makeTempDir();
+  const opened = openSqliteStore(await registryFixtureDatabase(dir), { lazyIndex: true });
+  /** The store seen through a copy that counts the records it reads (each copy keeps its own keys). */
+  const counting = () => {
+    const copy = { ...opened, reads: 0 };
+    copy.getProvidersById = (ids, stored) => {
+      copy.reads += ids.length;
+      return opened.getProvidersById(ids, stored);
+    };
+    return copy;
+  };
+  try {
+    const cases = [["looper", false], ["LOO", true], ["fowler", false], ["fowler-brandt", false], [
+      "nobody",
+      false,
+    ], ["b", true]] as const;
+    for (const [text, prefix] of cases) {
+      const pattern = { text, prefix };
+      const plain = counting(), listed = counting(), unlisted = counting();
+      const expected = surnameRange(plain, pattern);
+      const list = nameIds(opened.index, FIELD.lastKey, [{ key: nameKey(text), prefix }]);
+      const label = `${text}${prefix ? "*" : ""}`;
+      assertEquals(surnameRange(listed, pattern, () => list), expected, label);
+      // A list that does not hold the range leaves the binary search to find it.
+      assertEquals(surnameRange(unlisted, pattern, () => Uint32Array.of(2, 3, 5)), expected, label);
+      // A whole surname's providers are one run of its list (a prefix's range also holds the
+      // organizations whose names start with it, which the last-name keys do not list).
+      if (!prefix && expected.to - expected.from > 1) {
+        assert(listed.reads < plain.reads / 2, `${label}: ${listed.reads} against ${plain.reads}`);
+      }
+    }
+  } finally {
+    opened.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

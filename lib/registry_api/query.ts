@@ -7,7 +7,7 @@
  * |---|---|
  * | `number` | the NPI lookup table |
  * | `enumeration_type` | the entity flag |
- * | `last_name` (provider) | the last-name keys, kept to the provider's own name by its id range (`name_range.ts`) |
+ * | `last_name` (provider) | the last-name keys, kept to the provider's own name by its id range (`lib/store/name_range.ts`) |
  * | `first_name` (provider) | the first-name keys (own and other names), nicknames added |
  * | `first_name`, `last_name` with `name_purpose=AO` | the records: the authorized official |
  * | `organization_name` | the organization keys (legal and every other name) |
@@ -148,8 +148,6 @@ export function placeMatch(request: RegistryRequest, scope: AddressScope): Place
 export interface QueryContext {
   /** The dataset's taxonomy codes, for `taxonomy_description`. */
   taxonomy: readonly TaxonomyEntry[];
-  /** The id range of providers whose own last name matches (see `name_range.ts`); none when absent. */
-  surnameRange?: (pattern: Pattern) => { from: number; to: number };
 }
 
 /**
@@ -219,8 +217,6 @@ export function toRegistryQuery(request: RegistryRequest, ctx: QueryContext): Se
     cursor: null,
     facets: [],
     check,
-    idRange: !official && request.lastName && ctx.surnameRange
-      ? ctx.surnameRange(request.lastName)
-      : null,
+    ownLastName: official ? null : request.lastName,
   };
 }

@@ -248,7 +248,21 @@ function activeCut(
   return { mask: test.mask & ~FLAG.active, value: test.value & ~FLAG.active, end };
 }
 
-function nameLists(index: SearchIndex, field: number, matches: readonly NameMatch[]): Uint32Array {
+/**
+ * The ids a name filter keeps: the union of a name-key field's lists for
+ * `matches` (each a key, or a key's prefix), as `lastNames`, `firstNames`
+ * and `organizationNames` filter.
+ *
+ * @example
+ * ```ts
+ * nameIds(index, FIELD.lastKey, [{ key: "smith", prefix: false }]);
+ * ```
+ */
+export function nameIds(
+  index: SearchIndex,
+  field: number,
+  matches: readonly NameMatch[],
+): Uint32Array {
   return unionAll(
     matches.map((m) => (m.prefix ? index.prefix(field, m.key) : index.list(field, m.key))),
     index.size + 1,
@@ -403,14 +417,14 @@ function listFilters(
     if (extra.kind === "updated") days.push(extra);
     else lists.push(extraFilterList(extra, ctx));
   }
-  if (query.lastNames) plain(nameLists(index, FIELD.lastKey, query.lastNames));
-  if (query.firstNames) plain(nameLists(index, FIELD.firstKey, query.firstNames));
-  if (query.organizationNames) plain(nameLists(index, FIELD.orgKey, query.organizationNames));
+  if (query.lastNames) plain(nameIds(index, FIELD.lastKey, query.lastNames));
+  if (query.firstNames) plain(nameIds(index, FIELD.firstKey, query.firstNames));
+  if (query.organizationNames) plain(nameIds(index, FIELD.orgKey, query.organizationNames));
   if (query.anyNames) {
     const names = query.anyNames;
     plain(
       unionAll(
-        [FIELD.lastKey, FIELD.firstKey, FIELD.orgKey].map((f) => nameLists(index, f, names)),
+        [FIELD.lastKey, FIELD.firstKey, FIELD.orgKey].map((f) => nameIds(index, f, names)),
         universe,
       ),
     );

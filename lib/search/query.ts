@@ -5,6 +5,7 @@
  */
 
 import type { AddressScope, RecordCheck } from "./record_check.ts";
+import type { NamePattern } from "../store/name_range.ts";
 
 /** Ways results can be ordered. */
 export type SortOrder = "relevance" | "distance" | "name";
@@ -125,6 +126,13 @@ export interface SearchQuery {
   check?: RecordCheck | null;
   /** Only ids from `from` (included) to `to` (excluded); absent or `null` for any. */
   idRange?: { from: number; to: number } | null;
+  /**
+   * Only providers whose own last name (not another name of theirs) is
+   * this, or starts with it (the Registry API's `last_name`): the id range
+   * of that name (`lib/store/name_range.ts`), found where the search runs,
+   * with `lastNames` as the list it is read off; absent or `null` for any.
+   */
+  ownLastName?: NamePattern | null;
   /** Further filters, all of which must hold (see {@linkcode ExtraFilter}); absent or `null` for none. */
   extraFilters?: ExtraFilter[] | null;
 }

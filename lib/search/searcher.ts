@@ -12,8 +12,10 @@ import {
   type SqliteStoreOptions,
 } from "../store/sqlite_store.ts";
 import type { Watch } from "../deadline.ts";
-import { type EngineContext, ResultCache, search, type SearchPage } from "./engine.ts";
+import { type EngineContext, nameIds, ResultCache, search, type SearchPage } from "./engine.ts";
 import type { SearchQuery } from "./query.ts";
+import { FIELD } from "../index/fields.ts";
+import { surnameRange } from "../store/name_range.ts";
 import { MemberBitsCache, type SharedWordSet, WordSetCache } from "./word_sets.ts";
 import { FilterCache } from "./filter_lists.ts";
 import { TypoFinder } from "./text_query.ts";
@@ -104,8 +106,15 @@ export function withSearch(
     const found = store.getProvidersById([id])[0];
     return found !== undefined && passesCheck(found.provider, check);
   };
+  // A Registry API `last_name` keeps to the own last name: its id range, read off the name's list.
+  const withOwnName = (query: SearchQuery): SearchQuery => {
+    const { ownLastName, lastNames } = query;
+    if (!ownLastName) return query;
+    const listed = lastNames ? () => nameIds(store.index, FIELD.lastKey, lastNames) : undefined;
+    return { ...query, idRange: surnameRange(store, ownLastName, listed) };
+  };
   searchable.search = (query, watch = {}) =>
-    search(query, {
+    search(withOwnName(query), {
       ...load(),
       signal: watch.signal,
       deadline: watch.deadline,

@@ -114,7 +114,7 @@ export function searchShape(query: SearchQuery): string {
     ["names", query.lastNames ?? query.firstNames ?? query.organizationNames ?? query.anyNames],
     ["check", query.check],
     ["addresses", query.addresses],
-    ["range", query.idRange],
+    ["range", query.idRange ?? query.ownLastName],
   ];
   for (const [name, value] of lists) if (value) parts.push(name);
   if (query.includeDeactivated) parts.push("all");
