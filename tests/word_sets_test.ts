@@ -24,6 +24,7 @@ import {
   intersectDense,
   intersectWord,
   intersectWordSet,
+  locateIsCheaper,
   memberBits,
   NO_LEVEL,
   probeIsCheaper,
@@ -212,20 +213,41 @@ Deno.test("[word sets] candidates looked up in the parts, the sparse union or th
   }
 });
 
-Deno.test("[word sets] best levels of ids, sought or read through, agree with the model", () => {
+Deno.test("[word sets] best levels of ids, located, sought or read through, agree with the model", () => {
   const rng = new Rng(13);
-  let streamed = 0, sought = 0;
-  for (let round = 0; round < 24; round++) {
+  let located = 0, streamed = 0, sought = 0;
+  for (let round = 0; round < 36; round++) {
     const universe = 40_000;
     const parts = randomParts(rng, 1 + rng.int(8), universe, rng.chance(0.5) ? 200 : 12_000);
-    const ids = randomList(rng, rng.chance(0.5) ? 30 : 9_000, universe);
+    const ids = randomList(rng, [30, 300, 9_000][rng.int(3)]!, universe);
     const model = new Map(plain(unionLeveled(parts)));
     const want = [...ids].map((id) => model.get(id) ?? NO_LEVEL);
     assertEquals([...bestLevels(ids, parts, universe)], want, `round ${round}`);
-    if (streamIsCheaper(ids.length, parts, universe)) streamed++;
+    if (locateIsCheaper(ids.length, parts, universe)) located++;
+    else if (streamIsCheaper(ids.length, parts, universe)) streamed++;
     else sought++;
   }
-  assert(streamed > 0 && sought > 0, `both ways are checked (${streamed}, ${sought})`);
+  assert(
+    located > 0 && streamed > 0 && sought > 0,
+    `every way is checked (${located}, ${streamed}, ${sought})`,
+  );
+  // Located: an id in several parts keeps the best level, whatever the parts' order.
+  const ids = Uint32Array.from({ length: 10_000 }, (_, i) => i);
+  const parts = [
+    { list: Uint32Array.of(5, 50, 500), level: 3 },
+    { list: Uint32Array.of(50, 700), level: 1 },
+    { list: Uint32Array.of(5, 9_999), level: 7 },
+  ];
+  assert(locateIsCheaper(ids.length, parts, 40_000));
+  const got = bestLevels(ids, parts, 40_000);
+  assertEquals([got[5], got[50], got[500], got[700], got[9_999], got[6]], [
+    3,
+    1,
+    3,
+    1,
+    7,
+    NO_LEVEL,
+  ]);
 });
 
 Deno.test("[word sets] reading parts through leaves no mark behind for the next search", () => {

@@ -550,6 +550,7 @@ export function bestLevels(
   parts: readonly LeveledPart[],
   universe: number,
 ): Uint8Array {
+  if (locateIsCheaper(ids.length, parts, universe)) return locateBest(ids, parts);
   if (streamIsCheaper(ids.length, parts, universe)) {
     // The parts read through (see `streamWord`): a mark of 255 is NO_LEVEL + 1, 0 no id asked.
     const mark = markBest(ids, parts, universe);
@@ -576,6 +577,48 @@ export function bestLevels(
     }
   }
   return out;
+}
+
+/**
+ * {@linkcode bestLevels} the other way round, for parts much shorter than
+ * the ids asked (the hints of `michael ca` among 173,370 Michaels: the few
+ * hundred named or starting with `ca`): each part's ids are found among
+ * them by galloping, and every id no part holds stays {@linkcode NO_LEVEL},
+ * so the cost follows the parts, not the ids.
+ */
+function locateBest(ids: Uint32Array, parts: readonly LeveledPart[]): Uint8Array {
+  const out = new Uint8Array(ids.length).fill(NO_LEVEL);
+  for (const { list, level } of parts) {
+    let j = 0;
+    for (let k = 0; k < list.length && j < ids.length; k++) {
+      const v = list[k]!;
+      if (ids[j]! < v) j = seek(ids, v, j);
+      if (j < ids.length && ids[j] === v && out[j]! > level) out[j] = level;
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether {@linkcode locateBest} costs less than reading the parts through
+ * and looking the ids up in them: a galloping search an id of the parts
+ * (about `1 + log2(1 + ids / part)` steps) and a byte an id to clear,
+ * against the cheaper of the other two (see {@linkcode streamIsCheaper}).
+ */
+export function locateIsCheaper(
+  ids: number,
+  parts: readonly LeveledPart[],
+  universe: number,
+): boolean {
+  const c = Math.max(1, ids);
+  let locate = c / 8, stream = 2 * c;
+  for (const { list } of parts) {
+    const len = list.length;
+    if (len === 0) continue;
+    locate += len * (2 + Math.log2(1 + c / len));
+    stream += len;
+  }
+  return locate < stream && locate < seekingCost(c, parts, universe);
 }
 
 /**
