@@ -187,6 +187,14 @@ Deno.test("[search box] ZIPs, states and NPIs in the text rank those they fit fi
     assert(list.slice(1).every((r) => r.score < 50));
     assertEquals(await keys("21239"), ["clinic", "fowler"], "a ZIP alone: who practises there");
   });
+  await t.step("two places: one missed ranks above both missed", async () => {
+    // Paul fits the ZIP, Peter the state; Margaret and Paula neither.
+    const list = await ranked("fowler 21239 tx");
+    const one = [scoreOf(list, "fowler"), scoreOf(list, "peterFowler")];
+    const both = [scoreOf(list, "margaretFowler"), scoreOf(list, "paulaFowler")];
+    assertEquals(one[0], one[1]);
+    assert(one[0]! < 50 && both.every((s) => s < 20), `${one} ${both}`);
+  });
   await t.step("a state code or name", async () => {
     for (const q of ["fowler md", "fowler maryland"]) {
       const list = await ranked(q);

@@ -162,8 +162,10 @@ export function applyHints(
     for (let i = 0; i < n; i++) levels[i] = keys[levels[i]!]!;
     return set;
   }
-  const misses = new Uint8Array(n);
-  const subs = new Uint8Array(n);
+  // What each hint's pass leaves for the next: none after a single hint's (results by the hundred
+  // thousand at times, two arrays of them).
+  const misses = hints.length > 1 ? new Uint8Array(n) : null;
+  const subs = hints.length > 1 ? new Uint8Array(n) : null;
   const flags = index.flags;
   const column = index.state;
   for (let h = 0; h < hints.length; h++) {
@@ -185,7 +187,7 @@ export function applyHints(
         b = INITIAL_LEVEL;
       }
       if (b === NO_LEVEL && state > 0 && column[ids[i]!] === state) b = PLACE_LEVEL;
-      let miss = misses[i]!, sub = subs[i]!;
+      let miss = misses ? misses[i]! : 0, sub = subs ? subs[i]! : 0;
       if (b === NO_LEVEL) {
         // Neutral, or a miss (which also ranks last within its tier: the fallback has no misses).
         sub = SUB.neutral;
@@ -205,8 +207,8 @@ export function applyHints(
           : TIER.misses;
         levels[i] = rankKey(tier, levels[i]!, sub);
       } else {
-        misses[i] = miss;
-        subs[i] = sub;
+        misses![i] = miss;
+        subs![i] = sub;
       }
     }
   }
