@@ -72,11 +72,8 @@ function lowerBound(source: KeySource, target: string): number {
   let lo = 1, hi = source.active + 1;
   for (let depth = 0; lo < hi; depth++) {
     const mid = (lo + hi) >>> 1;
-    let key = source.kept.get(mid);
-    if (key === undefined) {
-      key = keyOf(source, mid);
-      if (depth < KEPT_DEPTH) source.kept.set(mid, key);
-    }
+    const key = keyOf(source, mid);
+    if (depth < KEPT_DEPTH) source.kept.set(mid, key);
     if (key < target) lo = mid + 1;
     else hi = mid;
   }
