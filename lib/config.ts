@@ -86,9 +86,9 @@ export interface Config {
    */
   pinDataFiles: boolean;
   /**
-   * `HOLD_RECORDS`: 1 (default) keeps the records parts' pages mapped by a
-   * mapping of their own and reads records with system calls, where the
-   * parts fit in half the memory available at start (see `recordsHeld`).
+   * `HOLD_RECORDS`: 1 (default) maps every page of the records parts into
+   * each connection that reads them, where the parts fit in half the memory
+   * available at start (see `recordsHeld`).
    */
   holdRecords: boolean;
 }
@@ -182,7 +182,7 @@ export const CONFIG_VARIABLES: readonly { name: string; default: string; meaning
   {
     name: "HOLD_RECORDS",
     default: "1",
-    meaning: "1 = keep the records in memory where they fit in half of it, and read them unmapped",
+    meaning: "1 = map every page of the records where they fit in half the memory",
   },
 ];
 

@@ -2,8 +2,9 @@
  * Part files: the records split over several parts read exactly as from
  * one; an update keeps them; a missing part is refused with a clear error;
  * a commit removes the replaced release's parts and the sweep of leftovers
- * those of killed builds, never a part the database names. Records read
- * unmapped are the same, and held only where asked and where they fit.
+ * those of killed builds, never a part the database names. Held records:
+ * every page of each part mapped by the store's own connections, and held
+ * only where asked and where they fit.
  */
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { DatabaseSync } from "node:sqlite";
@@ -23,17 +24,12 @@ import { writeDemoCsv } from "../lib/demo/csv.ts";
 import { ownProcFile } from "./_utils.ts";
 import { recordsHeld } from "../lib/service/startup.ts";
 import { loadConfig } from "../lib/config.ts";
-import { canMapFiles } from "../lib/index/mapped_file.ts";
 
 const quiet = { start() {}, update() {}, finish() {}, note() {} };
 
-/** Every provider's JSON text, in id order; `mapped` says how the records parts are read. */
-function allJson(path: string, mapped = true): string[] {
-  const store = openSqliteStore(path, {
-    lazyIndex: true,
-    recordCacheBytes: 0,
-    recordsMapped: mapped,
-  });
+/** Every provider's JSON text, in id order. */
+function allJson(path: string): string[] {
+  const store = openSqliteStore(path, { lazyIndex: true, recordCacheBytes: 0 });
   try {
     const n = store.dataset().records;
     const ids = Array.from({ length: n }, (_, i) => i + 1);
@@ -79,40 +75,70 @@ Deno.test("[parts] records split over many parts read exactly as from one", () =
   }
 });
 
-/** The records parts of the databases in `dir` this process maps now. */
-async function mappedRecordParts(dir: string): Promise<string[]> {
-  const maps = await ownProcFile("maps");
-  return maps.split("\n").filter((line) => line.includes(`${dir}/`) && line.includes(".records-"));
+/** Resident kB of this process's mappings of `path` (0 when it maps none). */
+async function mappedKb(path: string): Promise<number> {
+  let kb = 0, inFile = false;
+  for (const line of (await ownProcFile("smaps")).split("\n")) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inFile = line.endsWith(` ${path}`);
+    else if (inFile && line.startsWith("Rss:")) kb += Number(/(\d+) kB/.exec(line)![1]);
+  }
+  return kb;
 }
 
 Deno.test({
-  name: "[parts] records read unmapped are the same records, and no part is mapped for them",
+  name: "[parts] held records: every page of each part mapped by the store's own connections",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
     const dir = Deno.makeTempDirSync();
+    const path = `${dir}/many.db`;
     try {
-      buildDemoDatabase({
-        path: `${dir}/many.db`,
-        records: 3000,
-        seed: 6,
-        recordPartBytes: 1 << 19,
-      });
-      assertEquals(allJson(`${dir}/many.db`, false), allJson(`${dir}/many.db`));
-      for (const mapped of [false, true]) {
-        const store = openSqliteStore(`${dir}/many.db`, {
-          lazyIndex: true,
-          recordCacheBytes: 0,
-          recordsMapped: mapped,
-        });
-        try {
-          assertEquals(store.providerJsonById([1, 1500, 3000]).length, 3);
-          const maps = await mappedRecordParts(dir);
-          if (mapped) assert(maps.length > 0, "SQLite maps the parts it reads");
-          else assertEquals(maps, [], "read with system calls, nothing mapped");
-        } finally {
-          store.close();
-        }
+      buildDemoDatabase({ path, records: 3000, seed: 6, recordPartBytes: 1 << 19 });
+      const files = readPartNames(path)!.records.map((r) =>
+        Deno.realPathSync(partPath(path, r.file))
+      );
+      assert(files.length >= 3, `${files.length} parts`);
+      const sizeKb = (file: string) => Deno.statSync(file).size / 1024;
+      const reading = openSqliteStore(path, { lazyIndex: true, recordCacheBytes: 0 });
+      try {
+        assertEquals(reading.held, null, "not asked");
+        assertEquals(reading.providerJsonById([1, 1500, 3000]).length, 3);
+        let kb = 0, total = 0;
+        for (const file of files) [kb, total] = [kb + await mappedKb(file), total + sizeKb(file)];
+        assert(kb < total / 2, `read, not held: only some pages mapped (${kb} of ${total} kB)`);
+      } finally {
+        reading.close();
       }
+      const held = openSqliteStore(path, {
+        lazyIndex: true,
+        recordCacheBytes: 0,
+        holdRecords: true,
+      });
+      try {
+        assertEquals(await held.held, { records: 3000 });
+        for (const file of files) {
+          // Every page of the table (a page of the file's own may be left: a free one).
+          const kb = await mappedKb(file);
+          assert(kb >= sizeKb(file) * 0.95, `${file}: ${kb} of ${sizeKb(file)} kB mapped`);
+        }
+        assertEquals(
+          allJson(path),
+          held.providerJsonById(Array.from({ length: 3000 }, (_, i) => i + 1)),
+        );
+      } finally {
+        held.close();
+      }
+      for (const file of files) assertEquals(await mappedKb(file), 0, "let go at close");
+
+      // Closed while holding: it stops between chunks, without an error.
+      const stopped = openSqliteStore(path, {
+        lazyIndex: true,
+        recordCacheBytes: 0,
+        holdRecords: true,
+      });
+      stopped.close();
+      const outcome = await stopped.held;
+      const records = outcome && "records" in outcome ? outcome.records : -1;
+      assert(records >= 0 && records < 3000, `stopped, no error: ${JSON.stringify(outcome)}`);
     } finally {
       Deno.removeSync(dir, { recursive: true });
     }
@@ -123,7 +149,7 @@ Deno.test("[parts] records are held where they fit in half the available memory,
   const dir = Deno.makeTempDirSync();
   try {
     buildDemoDatabase({ path: `${dir}/p.db`, records: 500, seed: 2 });
-    assertEquals(recordsHeld(`${dir}/p.db`, loadConfig({})), canMapFiles());
+    assertEquals(recordsHeld(`${dir}/p.db`, loadConfig({})), true);
     assertEquals(recordsHeld(`${dir}/p.db`, loadConfig({ HOLD_RECORDS: "0" })), false);
     assertEquals(recordsHeld(`${dir}/none.db`, loadConfig({})), false, "no database, no parts");
   } finally {

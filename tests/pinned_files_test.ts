@@ -1,7 +1,7 @@
 /**
  * Pinned files: a file's pages are locked in memory (the process's locked
  * memory grows by the file's size) and let go again; a release stops a pin
- * under way. Held files: every page mapped, none locked, and let go.
+ * under way.
  */
 import { assertEquals } from "@std/assert";
 import { PinnedFiles } from "../lib/index/mapped_file.ts";
@@ -55,36 +55,6 @@ Deno.test({
       });
       assertEquals(locked, 0);
       assertEquals(await lockedKb(), before);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  },
-});
-
-/** Resident kB of this process's mappings of `path` (0 when it maps none). */
-async function mappedKb(path: string): Promise<number> {
-  let kb = 0, inFile = false;
-  for (const line of (await ownProcFile("smaps")).split("\n")) {
-    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inFile = line.endsWith(` ${path}`);
-    else if (inFile && line.startsWith("Rss:")) kb += Number(/(\d+) kB/.exec(line)![1]);
-  }
-  return kb;
-}
-
-Deno.test({
-  name: "[pin] held files' pages are all mapped, none locked, and let go",
-  ignore: Deno.build.os !== "linux",
-  fn: async () => {
-    const dir = await Deno.makeTempDir();
-    try {
-      const before = await lockedKb();
-      const holds = new PinnedFiles("hold");
-      const files = await pinTwoFiles(dir, holds);
-      assertEquals(await mappedKb(files[0]!), 3072, "every page of the first file is mapped");
-      assertEquals(await mappedKb(files[1]!), 1024, "and of the second");
-      assertEquals(await lockedKb(), before, "held, not locked");
-      holds.release();
-      assertEquals(await mappedKb(files[0]!) + await mappedKb(files[1]!), 0);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

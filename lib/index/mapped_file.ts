@@ -29,8 +29,6 @@ const SYMBOLS = {
   mmap: { parameters: ["pointer", "usize", "i32", "i32", "i32", "i64"], result: "pointer" },
   munmap: { parameters: ["pointer", "usize"], result: "i32" },
   mlock: { parameters: ["pointer", "usize"], result: "i32" },
-  // On a thread of Deno's blocking pool: reading a chunk from disk holds no serving thread.
-  madvise: { parameters: ["pointer", "usize", "i32"], result: "i32", nonblocking: true },
   munlock: { parameters: ["pointer", "usize"], result: "i32" },
 } as const;
 
@@ -38,10 +36,6 @@ type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
 
 /** `O_RDONLY`, `PROT_READ`, `MAP_SHARED` (the same on every Linux architecture). */
 const O_RDONLY = 0, PROT_READ = 1, MAP_SHARED = 1;
-/** `MADV_POPULATE_READ` (Linux 5.14): map every page of a range, reading what is not in memory. */
-const MADV_POPULATE_READ = 22;
-/** The page size a range is touched by where `MADV_POPULATE_READ` is not known. */
-const PAGE_BYTES = 4096;
 /** `MAP_FAILED`: `(void *) -1`. */
 const MAP_FAILED = 0xffff_ffff_ffff_ffffn;
 
@@ -151,43 +145,30 @@ export function mapReadOnly(path: string): ArrayBuffer | null {
   return buffer;
 }
 
-/** Bytes locked or held at a time by {@linkcode PinnedFiles.pin}: a pause of some milliseconds each. */
+/** Bytes locked at a time by {@linkcode PinnedFiles.pin}: a pause of some milliseconds each. */
 const PIN_CHUNK_BYTES = 64 * 1024 * 1024;
 
 /**
- * How {@linkcode PinnedFiles} keeps pages in memory: `lock` (`mlock`: never
- * paged out, but it needs the privilege) or `hold` (every page mapped by a
- * mapping kept open, needing nothing: the system may still take them back
- * under memory pressure, but a host that reclaims only file pages no
- * process maps — a proactive reclaim such as the benchmark host's — leaves
- * them).
- */
-export type PinMode = "lock" | "hold";
-
-/**
- * Files whose pages are kept in memory through a read-only mapping of each,
- * locked or held (see {@linkcode PinMode}): a host that pages out what was
- * not read for a while would otherwise make the first search that needs
- * such a page wait for the disk. The pages are the page cache's (mapped
- * file memory, not anonymous), shared with every other mapping and read.
- * Locking needs the privilege to (`CAP_IPC_LOCK`, or a memlock limit as
- * large as the files) and the memory.
+ * Files whose pages are locked in memory (`mlock`) through a read-only
+ * mapping of each: a host that pages out what was not read for a while
+ * would otherwise make the first search that needs such a page wait for
+ * the disk. The pages are the page cache's (mapped file memory, not
+ * anonymous), shared with every other mapping and read. Locking needs the
+ * privilege to (`CAP_IPC_LOCK`, or a memlock limit as large as the files)
+ * and the memory.
  */
 export class PinnedFiles {
   readonly #held: Mapping[] = [];
   #released = false;
-  /** Bytes locked or held so far. */
+  /** Bytes locked so far. */
   locked = 0;
 
-  /** @param mode How the pages are kept (default `lock`). */
-  constructor(readonly mode: PinMode = "lock") {}
-
   /**
-   * Maps `paths` and locks or holds their pages, {@linkcode PIN_CHUNK_BYTES}
-   * at a time with `pause()` between (reading what is not in memory yet): a
-   * server keeps answering meanwhile. Resolves with the bytes kept; rejects
-   * when files cannot be mapped here or the system refuses the lock (what
-   * was kept is let go).
+   * Maps `paths` and locks their pages, {@linkcode PIN_CHUNK_BYTES} at a
+   * time with `pause()` between (reading what is not in memory yet): a
+   * server keeps answering meanwhile. Resolves with the bytes locked;
+   * rejects when files cannot be mapped here or the system refuses the
+   * lock (what was locked is let go).
    */
   async pin(paths: readonly string[], pause: () => Promise<void>): Promise<number> {
     if (!canMapFiles()) throw new Error("files cannot be mapped here (Linux, glibc, --allow-ffi)");
@@ -200,11 +181,7 @@ export class PinnedFiles {
       for (let at = 0; at < bytes && !this.#released; at += PIN_CHUNK_BYTES) {
         const length = Math.min(PIN_CHUNK_BYTES, bytes - at);
         const start = Deno.UnsafePointer.offset(pointer, at)!;
-        if (this.mode === "hold") {
-          // Off this thread; a release meanwhile unmaps the range, and then nothing is touched.
-          const populated = await c.madvise(start, BigInt(length), MADV_POPULATE_READ) === 0;
-          if (!populated && !this.#released) touchPages(start, length);
-        } else if (c.mlock(start, BigInt(length)) !== 0) {
+        if (c.mlock(start, BigInt(length)) !== 0) {
           this.release();
           throw new Error(
             `the system refused to lock '${path}' in memory (it needs CAP_IPC_LOCK or a memlock ` +
@@ -223,19 +200,9 @@ export class PinnedFiles {
   release(): void {
     this.#released = true;
     for (const { pointer, bytes } of this.#held.splice(0)) {
-      if (this.mode === "lock") libc?.munlock(pointer, BigInt(bytes));
+      libc?.munlock(pointer, BigInt(bytes));
       libc?.munmap(pointer, BigInt(bytes));
     }
     this.locked = 0;
   }
-}
-
-/**
- * Maps every page of `length` bytes at `start` (a read-only mapping) by
- * reading a byte of each: where the kernel does not know
- * `MADV_POPULATE_READ` (before Linux 5.14).
- */
-function touchPages(start: Deno.PointerObject, length: number): void {
-  const view = new Deno.UnsafePointerView(start);
-  for (let at = 0; at < length; at += PAGE_BYTES) view.getUint8(at);
 }

@@ -62,8 +62,8 @@ export interface WorkerStoreOptions {
   recordCacheBytes?: number;
   /** Read the index from the database's index map when it has one (default true). */
   indexMap?: boolean;
-  /** Read the records parts through SQLite's mapping (default true; see `SqliteStoreOptions`). */
-  recordsMapped?: boolean;
+  /** Map every page of the records parts in the background (see `SqliteStoreOptions`). */
+  holdRecords?: boolean;
 }
 
 /** Messages the pool sends a worker. */

@@ -278,8 +278,8 @@ export interface ThreadService {
  * searches on its own thread (no search workers), and only the first thread
  * pins the files in memory (`PIN_DATA_FILES`) and trims glibc's heaps while
  * busy (`BUSY_TRIM_MS`: one trim serves the whole process). Each holds the
- * records parts (`HOLD_RECORDS`) with a mapping of its own: it reads them
- * unmapped only then, and the pages are shared (their page tables are not).
+ * records parts (`HOLD_RECORDS`) in its own connections' mappings: the
+ * pages are shared (their page tables are not).
  */
 export function threadConfig(config: Config, first: boolean): Config {
   return {

@@ -9,7 +9,7 @@ import { Dataset } from "./dataset.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import { openSqliteStore } from "../store/sqlite_store.ts";
-import { canMapFiles, type PinMode, PinnedFiles } from "../index/mapped_file.ts";
+import { canMapFiles, PinnedFiles } from "../index/mapped_file.ts";
 import { partFiles, partPath, readPartNames } from "../store/parts.ts";
 import {
   openSearchableStore,
@@ -61,25 +61,25 @@ export async function openServing(
   log: Logger,
   observer?: PoolObserver,
 ): Promise<Serving> {
-  const held = recordsHeld(path, config);
-  const serving = await openStoreAndPool(path, config, log, observer, !held);
-  const hold = () => pinWhileServed(path, serving.store, log, "hold");
-  // Records read unmapped are kept in memory whatever comes: held where they cannot be locked.
-  if (config.pinDataFiles) {
-    pinWhileServed(path, serving.store, log, "lock", held ? hold : undefined);
-  } else if (held) hold();
+  const serving = await openStoreAndPool(path, config, log, observer, recordsHeld(path, config));
+  serving.store.held?.then((outcome) =>
+    "records" in outcome
+      ? log.info("records held in memory", { path, records: outcome.records })
+      : log.warn("records not held in memory", { path, error: outcome.error })
+  );
+  if (config.pinDataFiles) pinWhileServed(path, serving.store, log);
   return serving;
 }
 
 /**
- * Whether the records parts of the database at `path` are held in memory
- * (`HOLD_RECORDS`) and so read with system calls instead of through
- * SQLite's mapping: files can be mapped here, and the parts take at most
- * half the memory the system has available now (`Deno.systemMemoryInfo`,
- * which the start commands allow). False when either cannot be told.
+ * Whether every page of the records parts of the database at `path` is
+ * mapped by each connection that reads them (`HOLD_RECORDS`, see
+ * `RecordParts.hold`): asked, and the parts take at most half the memory
+ * the system has available now (`Deno.systemMemoryInfo`, which the start
+ * commands allow). False when it cannot be told.
  */
 export function recordsHeld(path: string, config: Config): boolean {
-  if (!config.holdRecords || !canMapFiles()) return false;
+  if (!config.holdRecords) return false;
   const parts = readPartNames(path);
   if (!parts || parts.records.length === 0) return false;
   try {
@@ -92,42 +92,30 @@ export function recordsHeld(path: string, config: Config): boolean {
 }
 
 /**
- * Keeps the files `store` reads in memory while it serves, a chunk between
- * tasks, and lets them go when it closes: with `lock` (`PIN_DATA_FILES`)
- * every file it reads, locked (the postings part is left out when the
- * index is read from the index map); with `hold` (`HOLD_RECORDS`) its
- * records parts, mapped. `failed` runs when they cannot be kept.
+ * Locks the files `store` reads in memory while it serves (`PIN_DATA_FILES`),
+ * a chunk between tasks, and lets them go when it closes (the postings part
+ * is left out when the index is read from the index map).
  */
-function pinWhileServed(
-  path: string,
-  store: SearchableSqliteStore,
-  log: Logger,
-  mode: PinMode,
-  failed?: () => void,
-): void {
+function pinWhileServed(path: string, store: SearchableSqliteStore, log: Logger): void {
   const { parts } = store;
   const unread = parts.map && canMapFiles() ? parts.postings : null;
-  const files = mode === "hold"
-    ? parts.records.map((r) => partPath(path, r.file))
-    : [path, ...partFiles(parts).filter((f) => f !== unread).map((f) => partPath(path, f))];
-  const pins = new PinnedFiles(mode);
+  const files = [
+    path,
+    ...partFiles(parts).filter((f) => f !== unread).map((f) => partPath(path, f)),
+  ];
+  const pins = new PinnedFiles();
   const close = store.close.bind(store);
   store.close = () => {
     pins.release();
     close();
   };
-  const [kept, notKept] = mode === "hold"
-    ? ["records held in memory", "records not held in memory"]
-    : ["data files pinned in memory", "data files not pinned in memory"];
   pins.pin(files, () => new Promise((resolve) => setTimeout(resolve, 0))).then(
-    (bytes) => log.info(kept, { path, files: files.length, bytes }),
-    (error) => {
-      log.warn(notKept, {
+    (bytes) => log.info("data files pinned in memory", { path, files: files.length, bytes }),
+    (error) =>
+      log.warn("data files not pinned in memory", {
         path,
         error: error instanceof Error ? error.message : String(error),
-      });
-      failed?.();
-    },
+      }),
   );
 }
 
@@ -136,12 +124,12 @@ async function openStoreAndPool(
   config: Config,
   log: Logger,
   observer: PoolObserver | undefined,
-  recordsMapped: boolean,
+  holdRecords: boolean,
 ): Promise<Serving> {
   if (config.searchWorkers === 0) {
     return {
       store: readWhole(
-        openSearchableStore(path, { ...threadCaches(config.serveThreads), recordsMapped }),
+        openSearchableStore(path, { ...threadCaches(config.serveThreads), holdRecords }),
       ),
       pool: null,
     };
@@ -156,7 +144,7 @@ async function openStoreAndPool(
       lazyIndex: true,
       recordCacheBytes: 8 * 1024 * 1024,
       postingCacheBytes: 16 * 1024 * 1024,
-      recordsMapped,
+      holdRecords,
       sharedColumns: () => pool?.columns ?? {},
     }),
     { lazy: true },
@@ -168,7 +156,7 @@ async function openStoreAndPool(
       queue: config.searchQueue,
       maxWaitMs: config.searchMaxWaitMs,
       idleReleaseMs: config.idleReleaseMs,
-      storeOptions: { recordsMapped },
+      storeOptions: { holdRecords },
       observer,
       log,
       render: (job, page) => renderBody(store, job, page),
@@ -181,7 +169,7 @@ async function openStoreAndPool(
     log.warn("search workers unavailable; searching on the serving thread", {
       error: error instanceof Error ? error.message : String(error),
     });
-    return { store: readWhole(openSearchableStore(path, { recordsMapped })), pool: null };
+    return { store: readWhole(openSearchableStore(path, { holdRecords })), pool: null };
   }
 }
 

@@ -6,9 +6,8 @@
  * own beside the main file, each small enough to be mapped whole: the
  * posting lists (64 KB pages: a long list is one run of large pages, not a
  * chain of small ones) and the records, split by arrival number into files
- * of at most {@linkcode RECORD_PART_BYTES}. (Where a server holds the
- * records parts in memory itself, it reads them unmapped: see
- * {@linkcode openPart}.)
+ * of at most {@linkcode RECORD_PART_BYTES} (a server may hold their
+ * pages mapped: `RecordParts.hold`).
  *
  * The main file names its parts in its `meta` table (`parts`), relative to
  * its own folder. Part names carry the stamp of the build that wrote them,
@@ -159,20 +158,15 @@ export function readPartNames(main: string): PartNames | null {
 
 /**
  * Opens a part read-only for serving: the file's shared lock taken once
- * and kept, the whole file mapped, a small page cache (mapped pages are
- * read in place). With `mapped: false` the file is read with system calls
- * into that cache instead: where pages are kept in memory some other way
- * (`PinnedFiles`), a record read at random costs less so (the benchmarks'
- * twenty-third round: 15 µs against 25 on their host, where the kernel
- * copies from its own large-page view of memory and a mapped page is
- * walked to through four-kilobyte page tables).
+ * and kept, the whole file mapped by SQLite (its pages read in place), a
+ * small page cache.
  *
  * @example
  * ```ts
  * const postings = openPart("data/providers.db.4242-m1x2y3.postings");
  * ```
  */
-export function openPart(path: string, { mapped = true }: { mapped?: boolean } = {}): DatabaseSync {
+export function openPart(path: string): DatabaseSync {
   try {
     if (!Deno.statSync(path).isFile) throw new Error("not a file");
   } catch {
@@ -184,9 +178,8 @@ export function openPart(path: string, { mapped = true }: { mapped?: boolean } =
   const db = new DatabaseSync(path, { readOnly: true });
   try {
     db.exec(
-      `PRAGMA query_only = ON; PRAGMA cache_size = -2048; PRAGMA mmap_size = ${
-        mapped ? MMAP_BYTES : 0
-      }; PRAGMA locking_mode = EXCLUSIVE;`,
+      `PRAGMA query_only = ON; PRAGMA cache_size = -2048; PRAGMA mmap_size = ${MMAP_BYTES}; ` +
+        "PRAGMA locking_mode = EXCLUSIVE;",
     );
   } catch (error) {
     db.close();

@@ -35,12 +35,21 @@ interface ReadPart {
   db: DatabaseSync;
   one: StatementSync;
   many: (count: number) => StatementSync;
+  /** Counts the records of a range of arrival numbers, reading each of their pages. */
+  range: StatementSync;
 }
+
+/**
+ * Records counted at a time by {@linkcode RecordParts.hold}: some 5 MB of
+ * pages, a pause of a millisecond or two for the thread between.
+ */
+const HOLD_CHUNK = 12_288;
 
 /** The records parts of a served database, read-only. */
 export class RecordParts {
   readonly #firsts: number[];
   readonly #parts: ReadPart[];
+  #closed = false;
 
   private constructor(firsts: number[], parts: ReadPart[]) {
     this.#firsts = firsts;
@@ -48,9 +57,9 @@ export class RecordParts {
   }
 
   /**
-   * Opens the records parts `names` of the database at `main`, mapped
-   * unless `mapped` is false (see `openPart`); throws when one is missing
-   * or unreadable (the parts opened so far are closed).
+   * Opens the records parts `names` of the database at `main` (each mapped
+   * whole by SQLite: see `openPart`); throws when one is missing or
+   * unreadable (the parts opened so far are closed).
    *
    * @example
    * ```ts
@@ -58,21 +67,18 @@ export class RecordParts {
    * records.doc(1);
    * ```
    */
-  static open(
-    main: string,
-    names: readonly RecordPartName[],
-    { mapped = true }: { mapped?: boolean } = {},
-  ): RecordParts {
+  static open(main: string, names: readonly RecordPartName[]): RecordParts {
     const parts: ReadPart[] = [];
     try {
       for (const { file } of names) {
-        const db = openPart(partPath(main, file), { mapped });
+        const db = openPart(partPath(main, file));
         parts.push({
           db,
           one: db.prepare("SELECT doc FROM record WHERE seq = ?"),
           many: bySize((marks) =>
             arrayRows(db.prepare(`SELECT seq, doc FROM record WHERE seq IN (${marks})`))
           ),
+          range: db.prepare("SELECT count(*) AS n FROM record WHERE seq >= ? AND seq < ?"),
         });
       }
     } catch (error) {
@@ -115,8 +121,38 @@ export class RecordParts {
     return out;
   }
 
-  /** Closes every part. */
+  /**
+   * Maps every page of the parts into this connection's mappings of them,
+   * by reading each record's page through them ({@linkcode HOLD_CHUNK}
+   * records at a time, `pause()` between, so that the thread goes on
+   * answering): a record's first read then costs no page fault, and a host
+   * that pages out the file pages no process maps leaves them. Stops when
+   * the parts are closed. Resolves with the records read.
+   *
+   * @example
+   * ```ts
+   * await records.hold(() => new Promise((resolve) => setTimeout(resolve, 0)));
+   * ```
+   */
+  async hold(pause: () => Promise<void>): Promise<number> {
+    let records = 0;
+    for (const [k, part] of this.#parts.entries()) {
+      if (this.#closed) break;
+      const { last } = part.db.prepare("SELECT max(seq) AS last FROM record").get() as {
+        last: number | null;
+      };
+      for (let at = this.#firsts[k]!; last !== null && at <= last; at += HOLD_CHUNK) {
+        if (this.#closed) break;
+        records += (part.range.get(at, at + HOLD_CHUNK) as { n: number }).n;
+        await pause();
+      }
+    }
+    return records;
+  }
+
+  /** Closes every part (and stops a {@linkcode hold} under way). */
   close(): void {
+    this.#closed = true;
     for (const part of this.#parts) {
       try {
         part.db.close();

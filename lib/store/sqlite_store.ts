@@ -36,6 +36,12 @@ export interface SqliteStore extends ProviderStore {
   readonly db: DatabaseSync;
   /** The records parts. */
   readonly records: RecordParts;
+  /**
+   * With `holdRecords`: resolves once every page of the records parts is
+   * mapped (or the store closed first) with the records read, or with why
+   * a part could not be read; null without. Never rejects.
+   */
+  readonly held: Promise<HoldOutcome> | null;
   /** The part files the main file names (see `parts.ts`). */
   readonly parts: PartNames;
   /** Description of a taxonomy code. */
@@ -137,11 +143,10 @@ export interface SqliteStoreOptions {
    */
   indexMap?: boolean;
   /**
-   * Read the records parts through SQLite's mapping of them (default true);
-   * false reads them with system calls, for a process that keeps their
-   * pages in memory otherwise (see `openPart`).
+   * Map every page of the records parts into this store's connections now,
+   * in the background (`RecordParts.hold`; see {@linkcode SqliteStore.held}).
    */
-  recordsMapped?: boolean;
+  holdRecords?: boolean;
 }
 
 /**
@@ -168,6 +173,22 @@ function openIndexMap(path: string, parts: PartNames, wanted: boolean): IndexMap
     throw new Error(`its index map '${parts.map}' was made of other postings: import again`);
   }
   return map;
+}
+
+/** How holding the records parts ended: the records read, or why it stopped. */
+export type HoldOutcome = { records: number } | { error: string };
+
+/** Resolves once the thread's other tasks queued now have run. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** {@linkcode RecordParts.hold} between the thread's tasks, its failure an outcome. */
+function holdParts(parts: RecordParts): Promise<HoldOutcome> {
+  return parts.hold(nextTask).then(
+    (records) => ({ records }),
+    (error) => ({ error: error instanceof Error ? error.message : String(error) }),
+  );
 }
 
 function readMeta(db: DatabaseSync): Map<string, string> {
@@ -234,7 +255,7 @@ export function openSqliteStore(
   let postings: DatabaseSync;
   try {
     parts = parseParts(meta.get(PARTS_META_KEY));
-    recordParts = RecordParts.open(path, parts.records, { mapped: options.recordsMapped });
+    recordParts = RecordParts.open(path, parts.records);
     try {
       postings = openPart(partPath(path, parts.postings));
     } catch (error) {
@@ -329,6 +350,7 @@ export function openSqliteStore(
   return {
     db,
     records: recordParts,
+    held: options.holdRecords ? holdParts(recordParts) : null,
     parts,
     get index() {
       return loadIndex();
