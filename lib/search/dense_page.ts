@@ -23,7 +23,7 @@
  *
  * @module
  */
-import { popcount } from "../index/bits.ts";
+import { countShared } from "../index/bits.ts";
 
 /** A dense word set as ranked here (see `word_sets.ts`). */
 export interface DenseMarks {
@@ -127,22 +127,9 @@ export interface DensePage extends Leveled {
   total: number;
 }
 
-/** The ids every set holds whose flag bit is set, counted 32 at a time. */
-function countShared(sets: readonly DenseMarks[], pass: Uint32Array, watch?: () => void): number {
-  const words = [pass, ...sets.map((s) => s.bits)].map((b) =>
-    new Int32Array(b.buffer, b.byteOffset, b.length)
-  );
-  const length = Math.min(...words.map((w) => w.length));
-  const f = words[0]!, a = words[1]!, b = words[2], rest = words.slice(3);
-  let total = 0;
-  for (let w = 0; w < length; w++) {
-    if ((w & WATCH_EVERY) === 0) watch?.();
-    let x = f[w]! & a[w]!;
-    if (b) x &= b[w]!;
-    for (let s = 0; s < rest.length && x !== 0; s++) x &= rest[s]![w]!;
-    if (x !== 0) total += popcount(x);
-  }
-  return total;
+/** The ids every set holds whose flag bit is set. */
+function countMatches(sets: readonly DenseMarks[], pass: Uint32Array, watch?: () => void): number {
+  return countShared([pass, ...sets.map((s) => s.bits)], watch);
 }
 
 /**
@@ -395,7 +382,7 @@ export function densePage(request: DensePageRequest): DensePage {
   if (upTo > lowLevel || lowLevel > 14) {
     throw new RangeError(`Levels out of range: promotions to ${upTo}, low levels to ${lowLevel}`);
   }
-  const total = countShared(sets, pass, watch);
+  const total = countMatches(sets, pass, watch);
   const want = Math.min(end, total);
   // The matches at the low levels, in id order, promoted where they may be.
   const found = lowMatches(sets, pass, low, lowLevel + 1, watch);
@@ -514,7 +501,7 @@ export function fitPage(request: FitPageRequest): FitPage | null {
   }
   if (n < end) return null;
   const first = firstByRank(ids, keys, end);
-  return { total: countShared(sets, pass, watch), ids: first.ids, keys: first.levels };
+  return { total: countMatches(sets, pass, watch), ids: first.ids, keys: first.levels };
 }
 
 /** Two ascending id lists with their fits merged: an id in both keeps the better (lower) fit. */
