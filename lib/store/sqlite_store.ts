@@ -180,7 +180,7 @@ export type HoldOutcome = { records: number } | { error: string };
 
 /**
  * Milliseconds between two chunks of holding the records parts: a tenth of
- * the thread's time at most (some 25 s a connection at 9.7 million
+ * the thread's time at most (some 30 s a connection at 9.7 million
  * records), so that the first searches after a start hardly wait for it.
  */
 const HOLD_PAUSE_MS = 4;
