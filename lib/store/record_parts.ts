@@ -125,10 +125,11 @@ export class RecordParts {
   /**
    * Maps every page of the parts into this connection's mappings of them,
    * by reading each record's page through them ({@linkcode HOLD_CHUNK}
-   * records at a time, `pause()` between, so that the thread goes on
-   * answering, its answers waiting a fraction of a millisecond at most): a record's first read then costs no page fault, and a host
-   * that pages out the file pages no process maps leaves them. Stops when
-   * the parts are closed. Resolves with the records read.
+   * records at a time, `pause()` between: the thread goes on answering,
+   * an answer waiting a fraction of a millisecond at most). A record's
+   * first read then costs no page fault, and a host that pages out the
+   * file pages no process maps leaves them. Stops when the parts are
+   * closed. Resolves with the records read.
    *
    * @example
    * ```ts
