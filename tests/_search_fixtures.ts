@@ -555,13 +555,18 @@ export const BOX_PEOPLE: Record<string, BoxPerson> = {
   },
 };
 
-/** NPIs of the search-box providers, in the order above. */
-export const BOX_NPIS: Record<string, string> = Object.fromEntries(
-  Object.keys(BOX_PEOPLE).map((key, i) => [key, npi(`1${String(600000 + i).padStart(8, "0")}`)]),
-);
+/** NPIs of a search-box dataset's providers, in their order, by key. */
+export function boxNpis(people: Record<string, BoxPerson>): Record<string, string> {
+  return Object.fromEntries(
+    Object.keys(people).map((key, i) => [key, npi(`1${String(600000 + i).padStart(8, "0")}`)]),
+  );
+}
 
-function boxRow(key: string, p: BoxPerson): string[] {
-  const values = baseValues(BOX_NPIS[key]!, p);
+/** NPIs of the search-box providers, in the order above. */
+export const BOX_NPIS: Record<string, string> = boxNpis(BOX_PEOPLE);
+
+function boxRow(npi: string, p: BoxPerson): string[] {
+  const values = baseValues(npi, p);
   if (!p.org) {
     if (p.middle) values["Provider Middle Name"] = p.middle;
     if (p.prefix) values["Provider Name Prefix Text"] = p.prefix;
@@ -575,9 +580,17 @@ function boxRow(key: string, p: BoxPerson): string[] {
   return row(NPIDATA_COLUMNS, values);
 }
 
-/** Builds the search-box fixture database in `dir` and returns its path. */
-export async function searchBoxFixtureDatabase(dir: string): Promise<string> {
-  const rows = Object.entries(BOX_PEOPLE).map(([key, p]) => boxRow(key, p));
+/**
+ * Builds the search-box fixture database in `dir` (of `people`, the
+ * search-box providers by default; their NPIs are {@linkcode boxNpis}) and
+ * returns its path.
+ */
+export async function searchBoxFixtureDatabase(
+  dir: string,
+  people: Record<string, BoxPerson> = BOX_PEOPLE,
+): Promise<string> {
+  const npis = boxNpis(people);
+  const rows = Object.entries(people).map(([key, p]) => boxRow(npis[key]!, p));
   await writeCsv(`${dir}/npidata.csv`, NPIDATA_COLUMNS, rows);
   const progress = { start() {}, update() {}, finish() {}, note() {} };
   await runImport({ db: `${dir}/box.db`, npi: `${dir}/npidata.csv`, progress });

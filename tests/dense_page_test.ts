@@ -19,7 +19,8 @@ import { Rng } from "../lib/demo/prng.ts";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
 import { openSearchableStore } from "../lib/search/searcher.ts";
 import { Dataset } from "../lib/service/dataset.ts";
-import { assertJson, testApp } from "./_utils.ts";
+import { testApp } from "./_utils.ts";
+import { pagesAgree } from "./_pages.ts";
 
 type Dense = Extract<WordSet, { kind: "dense" }>;
 
@@ -253,47 +254,6 @@ Deno.test("[dense page] flag bits, and requests it cannot serve", () => {
   assertThrows(() => densePage({ ...request, upTo: 4 }), RangeError);
   assertThrows(() => densePage({ ...request, pass: new Uint32Array(2) }), RangeError);
 });
-
-interface Body {
-  total: number;
-  next_cursor: string | null;
-  results: { npi: string; score: number }[];
-  facets?: unknown;
-}
-
-/**
- * Asks each query's first page, then the same with facets (which need every
- * match: the listed set), and checks both alike; returns how many of the
- * first pages were ranked on the dense sets (they leave the result cache
- * untouched).
- */
-async function pagesAgree(
-  app: ReturnType<typeof testApp>,
-  store: ReturnType<typeof openSearchableStore>,
-  queries: readonly string[],
-): Promise<number> {
-  let topOnly = 0;
-  for (const query of queries) {
-    const misses = () => store.cacheCounters().results?.misses ?? 0;
-    const page = await assertJson<Body>(await app.request(`/v1/providers/search?${query}`));
-    const before = misses();
-    const listed = await assertJson<Body>(
-      await app.request(`/v1/providers/search?${query}&facets=state`),
-    );
-    if (misses() > before) topOnly++;
-    assertEquals(page.total, listed.total, query);
-    assertEquals(page.results, listed.results, query);
-    // The same position (the signature covers the whole query, facets included).
-    const position = (b: Body) => {
-      if (!b.next_cursor) return null;
-      const text = atob(b.next_cursor.replaceAll("-", "+").replaceAll("_", "/"));
-      return text.slice(0, text.lastIndexOf("."));
-    };
-    assertEquals(position(page), position(listed), query);
-    assert(page.total > 0, `${query} finds providers`);
-  }
-  return topOnly;
-}
 
 Deno.test("[dense page] a first page of common words is the listed set's first page", async (t) => {
   const dir = await Deno.makeTempDir();

@@ -991,6 +991,13 @@ function matchText(
     promote(set, typed, TYPED_NAME_LEVEL, LEGAL_PREFIX_LEVEL);
   }
   promote(set, typoNameIds(planned, index), 10, LEGAL_TYPO_LEVEL);
+  const typedHint = hints.length === 1 && hints[0]!.typed ? hints[0]! : null;
+  if (
+    typedHint && typing && top !== null && !fallback && words.length === 1 && set.ids.length > top
+  ) {
+    const entries = typedHintTop(set, typedHint, words[0]!, allWords, top, ctx);
+    if (entries) return entries;
+  }
   for (const hint of typing ? hints.filter((h) => h.typed) : []) {
     // The last word typed may be a state or a credential, or the start of a name: the results
     // it starts a name of, read against them (a two-letter prefix's list is long).
@@ -1005,19 +1012,95 @@ function matchText(
   }
   set = applyHints(set, hints, index, npiIdsOf(ctx), fallback);
   if (split.hints.length > 0 && !fallback) {
-    // The hints may be names (`anh do`, `al smith`): the whole name of every word comes first,
-    // and so does the whole name of the words that can be names, titles and codes aside
-    // (`Dr. Ronald Washington, CRNA`: a state name that is a surname).
-    promoteKeys(set, exactNameIds(allWords, index));
-    const named = allWords.filter((w) => {
-      const kinds = hintKinds(w);
-      return kinds === 0 || (kinds & HINT.state) !== 0;
-    });
-    if (named.length < allWords.length && named.some((w) => hintKinds(w) !== 0)) {
-      promoteKeys(set, exactNameIds(named, index));
-    }
+    for (const ids of wholeNameLists(allWords, index)) promoteKeys(set, ids);
   }
   return set;
+}
+
+/**
+ * The whole names a query with hints promotes once the hints are looked
+ * up, in order: the hints may be names (`anh do`, `al smith`), so the
+ * whole name of every word comes first, and so does the whole name of the
+ * words that can be names, titles and codes aside (`Dr. Ronald Washington,
+ * CRNA`: a state name that is a surname).
+ */
+function wholeNameLists(allWords: readonly string[], index: SearchIndex): Uint32Array[] {
+  const lists = [exactNameIds(allWords, index)];
+  const named = allWords.filter((w) => {
+    const kinds = hintKinds(w);
+    return kinds === 0 || (kinds & HINT.state) !== 0;
+  });
+  if (named.length < allWords.length && named.some((w) => hintKinds(w) !== 0)) {
+    lists.push(exactNameIds(named, index));
+  }
+  return lists;
+}
+
+/**
+ * The first `top` entries and the total of a search of one word and a
+ * hint typed last (`jennifer pa`), ranked as `matchText` ranks the whole
+ * set, but with the hint looked up only for the results that can rank
+ * above the given-name level ({@linkcode LEGAL_NAME_LEVEL}): the whole
+ * names typed (Jennifer Park), the whole names of the words, and those at
+ * a better level already. The hint can move a result to a lower tier,
+ * never to a better level, so every other result ranks below them. Null
+ * when fewer than `top` of them rank above that level; the caller ranks
+ * the whole set then. `set` is the caller's own: the whole names typed are
+ * promoted in it, as the caller would.
+ */
+function typedHintTop(
+  set: Leveled,
+  hint: HintWord,
+  word: string,
+  allWords: readonly string[],
+  top: number,
+  ctx: EngineContext,
+): TopEntries | null {
+  const { index } = ctx;
+  const universe = index.size + 1;
+  // A whole name typed has a surname starting with the hint, or the word as its last-name key
+  // (`typedNameIds` both ways round): it is looked for among those results only.
+  const within = unionAll([
+    index.prefixWithin(FIELD.surname, hint.word, set.ids),
+    intersect(set.ids, index.list(FIELD.lastKey, word)),
+  ], universe);
+  const names = typedNameIds([word, hint.word], within, index);
+  promote(set, names, 1, LEGAL_NAME_LEVEL);
+  const wholes = wholeNameLists(allWords, index);
+  const whole = unionAll(wholes, universe);
+  const { ids, levels } = set;
+  // Few of the results (hundreds of a quarter of a million Jennifers): gathered in plain arrays.
+  const keptIds: number[] = [], keptLevels: number[] = [];
+  for (let i = 0, j = 0; i < ids.length; i++) {
+    const id = ids[i]!, level = levels[i]!;
+    if (level > LEGAL_NAME_LEVEL) continue;
+    if (j < whole.length && whole[j]! < id) j = seek(whole, id, j);
+    if (level < LEGAL_NAME_LEVEL || (j < whole.length && whole[j] === id)) {
+      keptIds.push(id);
+      keptLevels.push(level);
+    }
+  }
+  const n = keptIds.length;
+  if (n < top) return null;
+  const kept = { ids: Uint32Array.from(keptIds), levels: Uint8Array.from(keptLevels) };
+  // The hint's parts as `matchText` makes them, for the kept results.
+  hint.starts = unionAll([
+    index.prefixWithin(FIELD.surname, hint.word, kept.ids),
+    index.prefixWithin(FIELD.given, hint.word, kept.ids),
+  ], universe);
+  hint.names = names;
+  applyHints(kept, [hint], index, npiIdsOf(ctx), false);
+  for (const list of wholes) promoteKeys(kept, list);
+  const bound = rankKey(TIER.full, LEGAL_NAME_LEVEL, SUB.name);
+  let above = 0;
+  for (let i = 0; i < n; i++) if (kept.levels[i]! < bound) above++;
+  if (above < top) return null;
+  const positions = levelPositions(kept.levels, 0, top);
+  return {
+    ids: Uint32Array.from(positions, (p) => kept.ids[p]!),
+    levels: Uint8Array.from(positions, (p) => kept.levels[p]!),
+    total: ids.length,
+  };
 }
 
 /** The first entries of a result set, ranked, with the whole set's size. */
