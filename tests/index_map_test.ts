@@ -4,10 +4,18 @@
  * or missing map is refused with a clear error; a database built before
  * maps gets one.
  */
-import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertNotStrictEquals,
+  assertStrictEquals,
+  assertThrows,
+} from "@std/assert";
 import { DatabaseSync } from "node:sqlite";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
 import { IndexMap } from "../lib/index/index_map.ts";
+import { FIELD } from "../lib/index/fields.ts";
 import { canMapFiles } from "../lib/index/mapped_file.ts";
 import { addIndexMap } from "../lib/store/add_index_map.ts";
 import { partPath, PARTS_META_KEY, readPartNames } from "../lib/store/parts.ts";
@@ -254,6 +262,36 @@ Deno.test("[index map] a map written before it held the typo buckets reads them 
     assertEquals([again.written, again.file], [true, readPartNames(db)!.map]);
     assert(IndexMap.open(file)!.typoBuckets(), "the map written anew holds the buckets");
     assertEquals(answers(db, true, urls), withBuckets);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("[index map] a long list asked again is the same view while kept, the least recently used let go", () => {
+  const { dir, db } = demo(4000);
+  try {
+    const parts = readPartNames(db)!;
+    // The three longest given names' lists, longest first; the budget holds the first two.
+    const map0 = IndexMap.open(partPath(db, parts.map!))!;
+    const [a, b, c] = map0.lengths(FIELD.given).sort((x, y) => y[1] - x[1]).slice(0, 3);
+    assert(c && c[1] >= 16, `the demo has long given-name lists (${JSON.stringify([a, b, c])})`);
+    const map = IndexMap.open(partPath(db, parts.map!), { ids: 16, bytes: (a![1] + b![1]) * 4 })!;
+    const list = (term: string) => map.list(FIELD.given, term);
+    const first = list(a![0]);
+    assertStrictEquals(list(a![0]), first, "asked again: the same view");
+    const second = list(b![0]);
+    assertStrictEquals(list(a![0]), first, "both fit");
+    // The first used again, the third added: the second, least recently used, is let go.
+    const third = list(c![0]);
+    assertStrictEquals(list(a![0]), first);
+    assertStrictEquals(list(c![0]), third);
+    const again = list(b![0]);
+    assertNotStrictEquals(again, second, "let go, then made again");
+    assertEquals([...again], [...second], "the same ids");
+    // A list shorter than the kept ones is a new view each time, with the same ids.
+    const [short] = map0.lengths(FIELD.given).find(([, n]) => n > 0 && n < 16)!;
+    assertNotStrictEquals(list(short), list(short));
+    assertEquals([...list(short)], [...map0.list(FIELD.given, short)]);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

@@ -75,6 +75,22 @@ function compareKey(a: Uint8Array, from: number, to: number, key: Uint8Array): n
   return la === key.length ? 0 : la < key.length ? -1 : 1;
 }
 
+/**
+ * Which views of lists an index map keeps, handing out the same object for
+ * a list asked again (see `IndexMap.#views`): lists of `ids` or more, the
+ * most recently used up to `bytes` of them.
+ */
+export interface KeptViews {
+  ids: number;
+  bytes: number;
+}
+
+/**
+ * Views kept by default: lists of 4,096 ids or more, 48 MB of them (the
+ * budget that bounded them when the posting cache held them).
+ */
+export const KEPT_VIEWS: KeptViews = { ids: 4096, bytes: 48 * 1024 * 1024 };
+
 /** The `*` that ends a precomputed prefix list's term (`jo*`). */
 const STAR = 0x2a;
 
@@ -89,6 +105,16 @@ export class IndexMap {
   readonly #listStart: Uint32Array;
   readonly #keys: Uint8Array;
   readonly #ids: Uint32Array;
+  /**
+   * The views of long lists handed out, by entry, least recently used
+   * first: such a list asked again is the same object, so what is kept
+   * beside it (a bitmap made for probing it: `word_sets.ts`) is found again
+   * while it is kept.
+   */
+  readonly #views = new Map<number, Uint32Array>();
+  /** The bytes the kept views span (none their own: they bound the bitmaps kept beside them). */
+  #viewBytes = 0;
+  readonly #kept: KeptViews;
   readonly #blobs: Map<string, Uint8Array>;
   readonly #encoder = new TextEncoder();
   readonly #decoder = new TextDecoder();
@@ -96,7 +122,8 @@ export class IndexMap {
   /** The postings part the map was made of. */
   readonly postings: string;
 
-  private constructor(buffer: ArrayBuffer, header: MapHeader) {
+  private constructor(buffer: ArrayBuffer, header: MapHeader, views: KeptViews) {
+    this.#kept = views;
     const u32 = ([offset, length]: Section) => new Uint32Array(buffer, offset, length);
     this.postings = header.postings;
     this.#fieldStart = u32(header.fieldStart);
@@ -128,7 +155,7 @@ export class IndexMap {
    * map?.list(FIELD.surname, "fowler");
    * ```
    */
-  static open(path: string): IndexMap | null {
+  static open(path: string, views: KeptViews = KEPT_VIEWS): IndexMap | null {
     const bad = (why: string) => new Error(`'${path}' is not a usable index map: ${why}`);
     if (Deno.statSync(path).size < 12) throw bad("it is cut short");
     const buffer = mapReadOnly(path);
@@ -158,7 +185,7 @@ export class IndexMap {
       }
     }
     try {
-      return new IndexMap(buffer, header);
+      return new IndexMap(buffer, header, views);
     } catch (error) {
       throw bad(error instanceof Error ? error.message : String(error));
     }
@@ -191,7 +218,25 @@ export class IndexMap {
   }
 
   #list(entry: number): Uint32Array {
-    return this.#ids.subarray(this.#listStart[entry]!, this.#listStart[entry + 1]!);
+    const from = this.#listStart[entry]!, to = this.#listStart[entry + 1]!;
+    if (to - from < this.#kept.ids) return this.#ids.subarray(from, to);
+    let list = this.#views.get(entry);
+    if (list) {
+      // Most recently used last.
+      this.#views.delete(entry);
+      this.#views.set(entry, list);
+      return list;
+    }
+    list = this.#ids.subarray(from, to);
+    this.#views.set(entry, list);
+    this.#viewBytes += list.byteLength;
+    // The least recently used go first.
+    for (const [kept, view] of this.#views) {
+      if (this.#viewBytes <= this.#kept.bytes || kept === entry) break;
+      this.#views.delete(kept);
+      this.#viewBytes -= view.byteLength;
+    }
+    return list;
   }
 
   /** The ids of a field's term (empty when absent). */

@@ -74,7 +74,11 @@ export type ColumnBytes = Partial<Record<LazyColumn, Uint8Array>>;
 
 /** Options of {@linkcode SearchIndex.open}. */
 export interface SearchIndexOptions {
-  /** Bytes of decoded posting lists kept between searches. Default 256 MB. */
+  /**
+   * Bytes of posting lists kept between searches: the unions of a prefix's
+   * terms, and lists read from SQLite (an index map's are views of it, read
+   * in place each time). Default 256 MB.
+   */
   cacheBytes?: number;
   /**
    * Read lazy columns into shared memory, so that other threads' indexes of
@@ -375,6 +379,9 @@ export class SearchIndex {
 
   /** The ids of a field's term (empty when absent). */
   list(field: number, term: string): Uint32Array {
+    // A list of the index map is a view of it, found there again at the cost of a binary search:
+    // not kept in the cache, whose budget goes to the lists made by reading and uniting.
+    if (this.#map) return this.#map.list(field, term);
     const key = `${field}\u0000${term}`;
     return this.#cached(key) ?? this.#remember(key, this.#read(field, term));
   }

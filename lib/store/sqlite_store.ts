@@ -119,7 +119,7 @@ function recordReader(
 
 /** How {@linkcode openSqliteStore} opens a database. */
 export interface SqliteStoreOptions {
-  /** Bytes of decoded posting lists kept between searches. Default 48 MB. */
+  /** Bytes of posting lists kept between searches (see `SearchIndexOptions.cacheBytes`). Default 48 MB. */
   postingCacheBytes?: number;
   /** Bytes of providers' JSON texts (UTF-8) kept between requests. Default 8 MB. */
   recordCacheBytes?: number;
