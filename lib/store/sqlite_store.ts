@@ -119,7 +119,11 @@ function recordReader(
 
 /** How {@linkcode openSqliteStore} opens a database. */
 export interface SqliteStoreOptions {
-  /** Bytes of posting lists kept between searches (see `SearchIndexOptions.cacheBytes`). Default 48 MB. */
+  /**
+   * Bytes of posting lists kept between searches (see `SearchIndexOptions.cacheBytes`): the
+   * unions of prefixes' terms, with an index map. Default 16 MB, what those unions held when the
+   * cache also counted the map's views against its budget (48 MB then).
+   */
   postingCacheBytes?: number;
   /** Bytes of providers' JSON texts (UTF-8) kept between requests. Default 8 MB. */
   recordCacheBytes?: number;
@@ -327,7 +331,7 @@ export function openSqliteStore(
     if (index) return index;
     try {
       index = SearchIndex.open(db, postings, {
-        cacheBytes: options.postingCacheBytes ?? 48 * 1024 * 1024,
+        cacheBytes: options.postingCacheBytes ?? 16 * 1024 * 1024,
         shared: options.shareColumns,
         map: openIndexMap(path, parts, options.indexMap ?? true),
       });
