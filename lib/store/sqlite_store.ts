@@ -120,9 +120,8 @@ function recordReader(
 /** How {@linkcode openSqliteStore} opens a database. */
 export interface SqliteStoreOptions {
   /**
-   * Bytes of posting lists kept between searches (see `SearchIndexOptions.cacheBytes`): the
-   * unions of prefixes' terms, with an index map. Default 16 MB, what those unions held when the
-   * cache also counted the map's views against its budget (48 MB then).
+   * Bytes of posting lists kept between searches (see `SearchIndexOptions.cacheBytes`): with an
+   * index map, the unions of prefixes' terms. Default 16 MB.
    */
   postingCacheBytes?: number;
   /** Bytes of providers' JSON texts (UTF-8) kept between requests. Default 8 MB. */
