@@ -1001,10 +1001,7 @@ function matchText(
   for (const hint of typing ? hints.filter((h) => h.typed) : []) {
     // The last word typed may be a state or a credential, or the start of a name: the results
     // it starts a name of, read against them (a two-letter prefix's list is long).
-    hint.starts = unionAll([
-      index.prefixWithin(FIELD.surname, hint.word, set.ids),
-      index.prefixWithin(FIELD.given, hint.word, set.ids),
-    ], index.size + 1);
+    hint.starts = nameStarts(hint.word, set.ids, index);
     // A whole name typed starts a name with it: looked for among those only. Its words are each
     // in the legal name (`john co`: John Cooper as an organization named John is).
     hint.names = typedNameIds([...words, hint.word], hint.starts, index);
@@ -1015,6 +1012,14 @@ function matchText(
     for (const ids of wholeNameLists(allWords, index)) promoteKeys(set, ids);
   }
   return set;
+}
+
+/** The ids of `ids` (sorted) with a surname or given name starting with `word` (a typed hint's). */
+function nameStarts(word: string, ids: Uint32Array, index: SearchIndex): Uint32Array {
+  return unionAll([
+    index.prefixWithin(FIELD.surname, word, ids),
+    index.prefixWithin(FIELD.given, word, ids),
+  ], index.size + 1);
 }
 
 /**
@@ -1084,10 +1089,7 @@ function typedHintTop(
   if (n < top) return null;
   const kept = { ids: Uint32Array.from(keptIds), levels: Uint8Array.from(keptLevels) };
   // The hint's parts as `matchText` makes them, for the kept results.
-  hint.starts = unionAll([
-    index.prefixWithin(FIELD.surname, hint.word, kept.ids),
-    index.prefixWithin(FIELD.given, hint.word, kept.ids),
-  ], universe);
+  hint.starts = nameStarts(hint.word, kept.ids, index);
   hint.names = names;
   applyHints(kept, [hint], index, npiIdsOf(ctx), false);
   for (const list of wholes) promoteKeys(kept, list);
