@@ -8,7 +8,9 @@ import { assert, assertEquals, assertThrows } from "@std/assert";
 import { type LeveledPart, unionAll } from "../lib/index/sorted.ts";
 import { buildWordSet, intersectDense, type WordSet } from "../lib/search/word_sets.ts";
 import {
+  belowWorst,
   densePage,
+  firstByRank,
   fitPage,
   flagPassBits,
   MARK_BLOCK_IDS,
@@ -291,4 +293,36 @@ Deno.test("[dense page] a first page of common words is the listed set's first p
     store.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("[dense page] the matches below a set's worst level, and its total, agree with the model", () => {
+  const rng = new Rng(35);
+  for (const universe of [997, 20_000, 100_001]) {
+    for (let round = 0; round < 6; round++) {
+      // The long part at the worst level some rounds, at a better one in others.
+      const { set, parts } = denseSet(rng, universe, rng.chance(0.5) ? 14 : 1 + rng.int(13));
+      const flags = Uint8Array.from({ length: universe }, () => rng.int(4));
+      const pass = flagPassBits(flags, 1, 1);
+      const best = new Map<number, number>();
+      for (const { list, level } of parts) {
+        for (const id of list) best.set(id, Math.min(best.get(id) ?? 99, level));
+      }
+      const passing = [...best].filter(([id]) => (flags[id]! & 1) === 1).sort((a, b) =>
+        a[0] - b[0]
+      );
+      const worst = Math.max(...best.values());
+      const below = belowWorst(set, pass);
+      assertEquals(below.total, passing.length);
+      assertEquals(below.worst, worst);
+      const want = passing.filter(([, level]) => level < worst);
+      assertEquals([...below.ids], want.map(([id]) => id));
+      assertEquals([...below.levels], want.map(([, level]) => level));
+    }
+  }
+});
+
+Deno.test("[dense page] entries ranked: the first by rank, then id", () => {
+  const page = firstByRank(Uint32Array.of(4, 7, 9, 12), Uint8Array.of(2, 1, 2, 0), 3);
+  assertEquals([...page.ids], [12, 7, 4]);
+  assertEquals([...page.levels], [0, 1, 2]);
 });

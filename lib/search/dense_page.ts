@@ -117,7 +117,7 @@ export interface DensePageRequest {
 }
 
 /** Entries with their levels. */
-interface Leveled {
+export interface Leveled {
   ids: Uint32Array;
   levels: Uint8Array;
 }
@@ -197,8 +197,16 @@ function markOf(sets: readonly DenseMarks[], id: number): number {
   return worst;
 }
 
-/** Entries in id order with their ranks (levels or rank keys, bytes): the first `n` by rank, then id. */
-function firstByRank(ids: Uint32Array, ranks: Uint8Array, n: number): Leveled {
+/**
+ * Entries in id order with their ranks (levels or rank keys, bytes): the
+ * first `n` by rank, then id.
+ *
+ * @example
+ * ```ts
+ * firstByRank(Uint32Array.of(4, 7, 9), Uint8Array.of(2, 1, 2), 2); // { ids: [7, 4], levels: [1, 2] }
+ * ```
+ */
+export function firstByRank(ids: Uint32Array, ranks: Uint8Array, n: number): Leveled {
   const starts = new Uint32Array(257);
   for (let i = 0; i < ranks.length; i++) starts[ranks[i]! + 1]!++;
   for (let r = 1; r < starts.length; r++) starts[r]! += starts[r - 1]!;
@@ -404,6 +412,71 @@ export function densePage(request: DensePageRequest): DensePage {
   levels.set(best.levels);
   levels.set(rest.levels, n);
   return { total, ids, levels };
+}
+
+/** What {@linkcode belowWorst} finds in a dense set. */
+export interface BelowWorst {
+  /** The ids that pass the flag test, at every level. */
+  total: number;
+  /** The worst level the set holds (-1 when it holds none). */
+  worst: number;
+  /** The passing ids at a better level than the worst, in id order, and their levels. */
+  ids: Uint32Array;
+  levels: Uint8Array;
+}
+
+/**
+ * A dense set's matches better than its worst level, among the ids whose
+ * flag bit is set, and how many pass at every level: read only in the
+ * blocks of ids ({@linkcode markBlocks}) that hold such a level. When the
+ * worst level is most of the set (a typo variant that is a specialty
+ * word: two million nurses for `burse`), a page ranked among the better
+ * levels alone costs their few thousand ids, not the millions.
+ *
+ * @example
+ * ```ts
+ * // Id 1 at level 0, ids 2 and 3 at level 5: one block; every id passes.
+ * const set = { nibbles: Uint8Array.of(0x10, 0x66, 0, 0), bits: Uint32Array.of(0b1110) };
+ * belowWorst(set, Uint32Array.of(-1 >>> 0)); // { total: 3, worst: 5, ids: [1], levels: [0] }
+ * ```
+ */
+export function belowWorst(
+  set: DenseMarks,
+  pass: Uint32Array,
+  watch?: () => void,
+): BelowWorst {
+  universeOf([set], pass);
+  const total = countMatches([set], pass, watch);
+  const blocks = markBlocks(set.nibbles);
+  let held = 0;
+  for (let b = 0; b < blocks.length; b++) held |= blocks[b]!;
+  const worstMark = held === 0 ? 0 : 31 - Math.clz32(held);
+  // Marks 1 to the worst one's less 1: the better levels.
+  const better = worstMark > 1 ? ((1 << worstMark) - 1) & ~1 : 0;
+  const ids: number[] = [], levels: number[] = [];
+  const nibbles = set.nibbles, perBlock = MARK_BLOCK_IDS >>> 1;
+  for (let b = 0; b < blocks.length && better !== 0; b++) {
+    if ((blocks[b]! & better) === 0) continue;
+    if ((b & 0xff) === 0) watch?.();
+    for (let at = b * perBlock, end = Math.min(at + perBlock, nibbles.length); at < end; at++) {
+      const byte = nibbles[at]!;
+      if ((BYTE_MARKS[byte]! & better) === 0) continue;
+      for (let half = 0; half < 2; half++) {
+        const mark = (byte >>> (half << 2)) & 15, id = (at << 1) + half;
+        if (mark === 0 || mark >= worstMark || ((pass[id >>> 5]! >>> (id & 31)) & 1) === 0) {
+          continue;
+        }
+        ids.push(id);
+        levels.push(mark - 1);
+      }
+    }
+  }
+  return {
+    total,
+    worst: worstMark - 1,
+    ids: Uint32Array.from(ids),
+    levels: Uint8Array.from(levels),
+  };
 }
 
 /** Ids (ascending) that fit a query's hint, and the fit (`SUB` of `scores.ts`) they rank with. */

@@ -41,7 +41,7 @@ import {
 import { applyHints, hintParts, type HintWord, type NpiIds, splitWords } from "./hints.ts";
 import { HINT, hintKinds, stateOf } from "./hint_words.ts";
 import { levelKeys, levelOfKey, rankKey, scoreOfKey, SUB, subOfKey, TIER } from "./scores.ts";
-import { densePage, fitPage, flagPassBits } from "./dense_page.ts";
+import { belowWorst, densePage, firstByRank, fitPage, flagPassBits } from "./dense_page.ts";
 import { ByteLru } from "../lru.ts";
 import {
   codesFilter,
@@ -950,11 +950,9 @@ function matchText(
   let planned = plan(words, "unknown");
   const driven = driveWords(planned, ctx);
   if (driven && top !== null) {
-    const entries = denseTop(driven, planned, words, split.hints, allWords, top, ctx, {
-      filters,
-      test,
-      boxes,
-    });
+    const limits = { filters, test, boxes };
+    const entries = denseTop(driven, planned, words, split.hints, allWords, top, ctx, limits) ??
+      worstLevelTop(driven, planned, words, split.hints, top, ctx, limits);
     if (entries) return entries;
   }
   let set = driven ? finishWords(driven, filters, test, boxes, ctx) : EMPTY_LEVELED;
@@ -1113,6 +1111,13 @@ interface TopEntries {
   total: number;
 }
 
+/** What shapes a search besides its words, for the shortcuts that rank a page without listing. */
+interface PageLimits {
+  filters: readonly FilterList[];
+  test: { mask: number; value: number };
+  boxes: readonly Box[] | null;
+}
+
 /**
  * The first `top` entries and the total of a search whose words are all
  * dense, without filters or boxes (`health care`), counted and ranked on
@@ -1132,11 +1137,7 @@ function denseTop(
   allWords: readonly string[],
   top: number,
   ctx: EngineContext,
-  { filters, test, boxes }: {
-    filters: readonly FilterList[];
-    test: { mask: number; value: number };
-    boxes: readonly Box[] | null;
-  },
+  { filters, test, boxes }: PageLimits,
 ): TopEntries | null {
   if (filters.length > 0 || boxes || driven.dense.length !== driven.words.length) return null;
   // One word with typo variants also promotes the whole names of its variants: listed instead.
@@ -1206,6 +1207,45 @@ function denseTop(
   const levels = page.levels;
   for (let i = 0; i < levels.length; i++) levels[i] = keys[levels[i]!]!;
   return { ids: page.ids, levels, total: page.total };
+}
+
+/**
+ * The first `top` entries and the total of one word widened by its typo
+ * variants whose union is dense, without listing it: `burse`, one of whose
+ * variants is `nurse`, a specialty word that brings two million nurses at
+ * the typo codes' level, below a few thousand names like Burke.
+ * No promotion reaches a level past {@linkcode LEGAL_TYPO_LEVEL}, and with
+ * no hint the rank keys follow the levels: when the union's worst level is
+ * past it and the better levels hold `top` matches, the page is ranked
+ * among those alone, as `matchText` ranks the listed set, and the worst
+ * level's matches are only counted. Null when the search is not of that
+ * kind (listed then).
+ */
+function worstLevelTop(
+  driven: DrivenWords,
+  planned: readonly WordTerms[],
+  words: readonly string[],
+  hints: readonly HintWord[],
+  top: number,
+  ctx: EngineContext,
+  { filters, test, boxes }: PageLimits,
+): TopEntries | null {
+  if (filters.length > 0 || boxes || hints.length > 0 || planned.length !== 1) return null;
+  if (planned[0]!.typos.length === 0 || driven.dense.length !== 1) return null;
+  const { index } = ctx;
+  const pass = flagPassBits(index.flags, test.mask, test.value);
+  const below = belowWorst(driven.dense[0]!, pass, () => checkWatch(ctx));
+  if (
+    below.worst <= LEGAL_TYPO_LEVEL || below.ids.length < top ||
+    below.total < TYPO_TOKENS_THRESHOLD
+  ) return null;
+  const set = { ids: below.ids, levels: below.levels };
+  promote(set, exactNameIds(words, index), 0, LEGAL_NAME_LEVEL);
+  promote(set, typoNameIds(planned, index), 10, LEGAL_TYPO_LEVEL);
+  const keys = levelKeys(TIER.full, SUB.name);
+  for (let i = 0; i < set.levels.length; i++) set.levels[i] = keys[set.levels[i]!]!;
+  const page = firstByRank(set.ids, set.levels, top);
+  return { ids: page.ids, levels: page.levels, total: below.total };
 }
 
 /**
