@@ -426,6 +426,22 @@ export interface BelowWorst {
 }
 
 /**
+ * The worst level a dense set holds (-1 when it holds none), from its
+ * blocks' summaries ({@linkcode markBlocks}, made on first use).
+ *
+ * @example
+ * ```ts
+ * worstLevel({ nibbles: Uint8Array.of(0x10, 0x66, 0, 0), bits: Uint32Array.of(0b1110) }); // 5
+ * ```
+ */
+export function worstLevel(set: DenseMarks): number {
+  const blocks = markBlocks(set.nibbles);
+  let held = 0;
+  for (let b = 0; b < blocks.length; b++) held |= blocks[b]!;
+  return held === 0 ? -1 : 30 - Math.clz32(held);
+}
+
+/**
  * A dense set's matches better than its worst level, among the ids whose
  * flag bit is set, and how many pass at every level: read only in the
  * blocks of ids ({@linkcode markBlocks}) that hold such a level. When the
@@ -448,9 +464,7 @@ export function belowWorst(
   universeOf([set], pass);
   const total = countMatches([set], pass, watch);
   const blocks = markBlocks(set.nibbles);
-  let held = 0;
-  for (let b = 0; b < blocks.length; b++) held |= blocks[b]!;
-  const worstMark = held === 0 ? 0 : 31 - Math.clz32(held);
+  const worstMark = worstLevel(set) + 1;
   // Marks 1 to the worst one's less 1: the better levels.
   const better = worstMark > 1 ? ((1 << worstMark) - 1) & ~1 : 0;
   const ids: number[] = [], levels: number[] = [];

@@ -41,7 +41,14 @@ import {
 import { applyHints, hintParts, type HintWord, type NpiIds, splitWords } from "./hints.ts";
 import { HINT, hintKinds, stateOf } from "./hint_words.ts";
 import { levelKeys, levelOfKey, rankKey, scoreOfKey, SUB, subOfKey, TIER } from "./scores.ts";
-import { belowWorst, densePage, firstByRank, fitPage, flagPassBits } from "./dense_page.ts";
+import {
+  belowWorst,
+  densePage,
+  firstByRank,
+  fitPage,
+  flagPassBits,
+  worstLevel,
+} from "./dense_page.ts";
 import { ByteLru } from "../lru.ts";
 import {
   codesFilter,
@@ -1232,13 +1239,12 @@ function worstLevelTop(
 ): TopEntries | null {
   if (filters.length > 0 || boxes || hints.length > 0 || planned.length !== 1) return null;
   if (planned[0]!.typos.length === 0 || driven.dense.length !== 1) return null;
+  const union = driven.dense[0]!;
+  if (worstLevel(union) <= LEGAL_TYPO_LEVEL) return null;
   const { index } = ctx;
   const pass = flagPassBits(index.flags, test.mask, test.value);
-  const below = belowWorst(driven.dense[0]!, pass, () => checkWatch(ctx));
-  if (
-    below.worst <= LEGAL_TYPO_LEVEL || below.ids.length < top ||
-    below.total < TYPO_TOKENS_THRESHOLD
-  ) return null;
+  const below = belowWorst(union, pass, () => checkWatch(ctx));
+  if (below.ids.length < top || below.total < TYPO_TOKENS_THRESHOLD) return null;
   const set = { ids: below.ids, levels: below.levels };
   promote(set, exactNameIds(words, index), 0, LEGAL_NAME_LEVEL);
   promote(set, typoNameIds(planned, index), 10, LEGAL_TYPO_LEVEL);
