@@ -24,6 +24,7 @@
  * @module
  */
 import { countShared } from "../index/bits.ts";
+import type { Leveled } from "../index/sorted.ts";
 
 /** A dense word set as ranked here (see `word_sets.ts`). */
 export interface DenseMarks {
@@ -114,12 +115,6 @@ export interface DensePageRequest {
   end: number;
   /** Called now and then: throws to stop the work (a deadline). */
   watch?: () => void;
-}
-
-/** Entries with their levels. */
-export interface Leveled {
-  ids: Uint32Array;
-  levels: Uint8Array;
 }
 
 /** The top of a dense search: its total, and its first `min(end, total)` entries in level-then-id order. */

@@ -1248,9 +1248,9 @@ function worstLevelTop(
   const set = { ids: below.ids, levels: below.levels };
   promote(set, exactNameIds(words, index), 0, LEGAL_NAME_LEVEL);
   promote(set, typoNameIds(planned, index), 10, LEGAL_TYPO_LEVEL);
-  const keys = levelKeys(TIER.full, SUB.name);
-  for (let i = 0; i < set.levels.length; i++) set.levels[i] = keys[set.levels[i]!]!;
-  const page = firstByRank(set.ids, set.levels, top);
+  // Rank keys as the listed set gets them, with no hint.
+  const keyed = applyHints(set, [], index, npiIdsOf(ctx), false);
+  const page = firstByRank(keyed.ids, keyed.levels, top);
   return { ids: page.ids, levels: page.levels, total: below.total };
 }
 
