@@ -6,6 +6,7 @@
  */
 import { parseCli, UsageError } from "../lib/cli.ts";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
+import { addKeptUnions } from "../lib/search/kept_union_build.ts";
 import { writeDemoCsv } from "../lib/demo/csv.ts";
 import { DEMO_DEFAULT_SEED } from "../lib/demo/generate.ts";
 import { createProgress } from "../lib/import/progress.ts";
@@ -72,6 +73,7 @@ if (import.meta.main) {
         records,
         seed,
         onProgress: (done) => progress.update(done, Math.min(done, records)),
+        derive: (built) => void addKeptUnions(built),
       });
       const seconds = (performance.now() - started) / 1000;
       progress.finish(

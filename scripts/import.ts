@@ -6,6 +6,7 @@
 import { parseCli, UsageError } from "../lib/cli.ts";
 import { ImportError, runImport } from "../lib/import/importer.ts";
 import { createProgress } from "../lib/import/progress.ts";
+import { addKeptUnions } from "../lib/search/kept_union_build.ts";
 
 const USAGE =
   `Usage: deno task import --db FILE --npi npidata_pfile.csv [--othername F] [--pl F] [--endpoint F]
@@ -35,7 +36,12 @@ if (import.meta.main) {
     }
     const db = args.db ?? Deno.env.get("PROVIDERS_DB") ?? "data/providers.db";
     await Deno.mkdir(db.replace(/[\\/][^\\/]*$/, "") || ".", { recursive: true });
-    const summary = await runImport({ ...args, db, progress: createProgress() });
+    const summary = await runImport({
+      ...args,
+      db,
+      progress: createProgress(),
+      derive: (built) => void addKeptUnions(built),
+    });
     const rows = summary.files.reduce((n, f) => n + f.rows, 0);
     const skipped = summary.files.reduce((n, f) => n + f.skipped, 0);
     const s = summary.stats;

@@ -17,7 +17,7 @@ function buildFiles(dir: string): string[] {
     .map((e) => e.name)
     .filter((name) =>
       /\.(building|stage|download)-/.test(name) ||
-      /\.\d+-[0-9a-z]+\.(postings|records-|map)/.test(name)
+      /\.\d+-[0-9a-z]+\.(postings|records-|map|unions)/.test(name)
     )
     .sort();
 }
@@ -110,6 +110,21 @@ Deno.test("[leftovers] an import killed with SIGKILL leaves files; the next impo
     assertMatch(output, /release +nppes-20260810-/);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("[leftovers] a killed build's kept unions, whole or being written, are leftovers", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const db = `${dir}/providers.db`;
+    // Pid 2147483646 runs nothing here, and no lock is held for its build.
+    const names = ["unions", "unions.writing"].map((kind) =>
+      `providers.db.2147483646-mx1a2b3c.${kind}`
+    );
+    for (const name of names) Deno.writeTextFileSync(`${dir}/${name}`, "x");
+    assertEquals(findLeftovers(db).map((l) => l.path.split("/").at(-1)), names);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
   }
 });
 

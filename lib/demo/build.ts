@@ -26,6 +26,8 @@ export interface DemoBuildOptions {
   recordPartBytes?: number;
   /** Called every few thousand records. */
   onProgress?: (done: number, total: number) => void;
+  /** Writes the files derived from the built database, given its path, before it replaces `path`. */
+  derive?: (db: string) => void;
 }
 
 /**
@@ -74,6 +76,7 @@ export function buildDemoDatabase(options: DemoBuildOptions): BuildStats {
     const stats = builder.finalize((d, t) =>
       options.onProgress?.(options.records + (d / t) * options.records, options.records * 2)
     );
+    options.derive?.(builder.tempPath);
     builder.commit();
     return stats;
   } catch (error) {

@@ -58,6 +58,12 @@ export interface ImportOptions {
   segmentEntries?: number;
   /** Bytes a records part grows to before the next starts (see {@linkcode BuildOptions}). */
   recordPartBytes?: number;
+  /**
+   * Writes the files derived from the built database beside it, given its
+   * path, before it replaces the served one (the search layer's kept
+   * unions: `deno task import` passes them; an import without it has none).
+   */
+  derive?: (db: string) => void;
 }
 
 /** The outcome of an import. */
@@ -629,6 +635,11 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
         stats.seconds.toFixed(1)
       } s`,
     );
+    if (options.derive) {
+      options.progress.start("derived files", 1);
+      options.derive(builder.tempPath);
+      options.progress.finish("derived files written");
+    }
     builder.commit();
     options.progress.start("release manifest", 1);
     const release = await writeReleaseManifest(options.db);

@@ -50,6 +50,7 @@ import {
   worstLevel,
 } from "./dense_page.ts";
 import { ByteLru } from "../lru.ts";
+import type { KeptUnions } from "./kept_unions.ts";
 import {
   codesFilter,
   columnFilter,
@@ -163,6 +164,8 @@ export interface EngineContext {
   cache: ResultCache;
   /** The unions of common query words, kept between searches (see {@linkcode WORD_SET_MIN_IDS}). */
   wordSets?: WordSetCache;
+  /** The dense unions of the commonest words, built with the database and read in place (`kept_unions.ts`). */
+  keptUnions?: KeptUnions | null;
   /** Long filter unions (a specialty's codes, states), kept between searches. */
   filterLists?: FilterCache;
   /** Member bits of recurring words too common to keep whole (see `finishWords`). */
@@ -612,12 +615,28 @@ function planWord(w: WordTerms, words: number, ctx: EngineContext): PlannedWord 
   const key = `${w.word}\u0000${w.prefix ? 1 : 0}\u0000${words === 1 ? 1 : 0}\u0000${
     w.typos.length ? 1 : 0
   }\u0000${w.kinds ?? 0}`;
-  const set = ctx.wordSets?.get(key);
+  const set = ctx.wordSets?.get(key) ?? ctx.keptUnions?.get(key);
   if (set) return { key, parts: [], codes: null, set, size: set.size };
   const { parts, codes } = wordParts(w, words, ctx);
   let size = codes?.size ?? 0;
   for (const p of parts) size += p.list.length;
   return { key, parts, codes, set: undefined, size };
+}
+
+/**
+ * A query word as the engine plans it: its key in the word-set cache, its
+ * size before any union is built (the total length of its parts), and the
+ * union of its parts, built anew without any cache (for `kept_unions.ts`,
+ * which keeps the commonest words' unions beside the database).
+ */
+export function plannedUnion(
+  w: WordTerms,
+  words: number,
+  ctx: EngineContext,
+): { key: string; size: number; union: () => WordSet } {
+  const fresh: EngineContext = { ...ctx, wordSets: undefined, keptUnions: null };
+  const planned = planWord(w, words, fresh);
+  return { key: planned.key, size: planned.size, union: () => wordUnion(planned, fresh) };
 }
 
 /** The union of a word's parts, kept in the word-set cache when large or recurring. */

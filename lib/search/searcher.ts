@@ -22,6 +22,7 @@ import { TypoFinder } from "./text_query.ts";
 import { specialtyVocabulary } from "./specialty_words.ts";
 import { passesCheck, type RecordCheck } from "./record_check.ts";
 import { LazyPoints } from "./points.ts";
+import { type KeptUnions, openKeptUnions } from "./kept_unions.ts";
 
 /** Runs searches. */
 export interface Searcher {
@@ -38,13 +39,18 @@ export interface SearchableSqliteStore extends SqliteStore, Searcher {
   takeWordSets(): SharedWordSet[];
   /** Keeps word unions another worker of the same file built. */
   adoptWordSets(sets: readonly SharedWordSet[]): void;
+  /** The engine's context (its index, vocabulary and caches): for building files derived from it. */
+  engineContext(): EngineContext;
 }
 
 /** Budgets of the caches a searcher keeps between searches. */
 export interface SearcherOptions {
   /** Bytes of finished result sets. Default 32 MB. */
   resultCacheBytes?: number;
-  /** Bytes of common words' unions. Default 448 MB. */
+  /**
+   * Bytes of common words' unions. Default 256 MB (448 MB before the commonest words' dense unions
+   * were kept with the database: `kept_unions.ts`).
+   */
   wordSetCacheBytes?: number;
   /** Bytes of recurring common words' member bits (1.2 MB each at 9.7 million). Default 32 MB. */
   memberBitsCacheBytes?: number;
@@ -56,6 +62,8 @@ export interface SearcherOptions {
   lazy?: boolean;
   /** Most candidate records a record check reads before the search is refused (see engine.ts). */
   maxRecordChecks?: number;
+  /** Read the kept unions the database names (`kept_unions.ts`). Default true. */
+  keptUnions?: boolean;
 }
 
 /**
@@ -76,13 +84,24 @@ export function withSearch(
   const load = (): EngineContext => {
     if (engine) return engine;
     const index = store.index;
+    let keptUnions: KeptUnions | null = null;
+    try {
+      keptUnions = options.keptUnions === false
+        ? null
+        : openKeptUnions(store.path, store.parts, index.size + 1);
+    } catch (error) {
+      throw new Error(
+        `Cannot serve '${store.path}': ${error instanceof Error ? error.message : error}`,
+      );
+    }
     return engine = {
       db: store.db,
       index,
+      keptUnions,
       typos: new TypoFinder(store.db, index.typoBuckets()),
       specialties: specialtyVocabulary(index.codes, store.describe),
       cache: new ResultCache(options.resultCacheBytes ?? 32 * 1024 * 1024),
-      wordSets: new WordSetCache(options.wordSetCacheBytes ?? 448 * 1024 * 1024, {
+      wordSets: new WordSetCache(options.wordSetCacheBytes ?? 256 * 1024 * 1024, {
         share: options.shareWordSets,
       }),
       filterLists: new FilterCache(options.filterCacheBytes ?? 48 * 1024 * 1024),
@@ -124,6 +143,7 @@ export function withSearch(
     });
   searchable.takeWordSets = () => engine?.wordSets?.takeFresh() ?? [];
   searchable.adoptWordSets = (sets) => load().wordSets?.adopt(sets);
+  searchable.engineContext = load;
   // The index's columns first, then the vocabulary's term counts, then the points.
   searchable.warm = () =>
     store.warm() || (engine?.typos.warm() ?? false) || (engine?.points?.warm() ?? false);

@@ -273,7 +273,7 @@ function buildDemo(
     dataset.failed(message);
     return;
   }
-  const worker = new Worker(new URL("../demo/build_worker.ts", import.meta.url).href, {
+  const worker = new Worker(new URL("./demo_worker.ts", import.meta.url).href, {
     type: "module",
   });
   worker.onmessage = (event: MessageEvent) => {

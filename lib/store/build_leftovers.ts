@@ -42,7 +42,7 @@ function leftoverPattern(db: string): RegExp {
   return new RegExp(
     `^${base}\\.(building|stage|download)-(\\d+)-([0-9a-z]+)(?:\\.[A-Za-z0-9_-]+)?(?:-journal|-wal|-shm)?$` +
       `|^${base}\\.release\\.json\\.tmp-(\\d+)$` +
-      `|^${base}\\.(\\d+)-([0-9a-z]+)\\.(?:postings|records-\\d+|map(?:\\.partial)?)(?:-journal)?$`,
+      `|^${base}\\.(\\d+)-([0-9a-z]+)\\.(?:postings|records-\\d+|map(?:\\.partial)?|unions(?:\\.writing)?)(?:-journal)?$`,
   );
 }
 

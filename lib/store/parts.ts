@@ -49,6 +49,12 @@ export interface PartNames {
    * one file, read in place. Optional: without it they are read from SQLite.
    */
   map?: string;
+  /**
+   * The kept unions (`lib/search/kept_unions.ts`): the commonest words'
+   * dense unions, read in place. Optional: without them those unions are
+   * built as searches meet them.
+   */
+  unions?: string;
 }
 
 /**
@@ -100,14 +106,18 @@ export function parseParts(value: string | undefined): PartNames {
   } catch {
     throw new TypeError("The database's list of part files is not JSON");
   }
-  const { postings, records, map } = (parsed ?? {}) as {
+  const { postings, records, map, unions } = (parsed ?? {}) as {
     postings?: unknown;
     records?: unknown;
     map?: unknown;
+    unions?: unknown;
   };
   if (!plainName(postings)) throw new TypeError("The database's postings part has no valid name");
   if (map !== undefined && !plainName(map)) {
     throw new TypeError("The database's index map has no valid name");
+  }
+  if (unions !== undefined && !plainName(unions)) {
+    throw new TypeError("The database's kept unions have no valid name");
   }
   if (!Array.isArray(records) || records.length === 0) {
     throw new TypeError("The database names no records part");
@@ -122,12 +132,22 @@ export function parseParts(value: string | undefined): PartNames {
     previous = first;
     return { file: part.file, first };
   });
-  return map === undefined ? { postings, records: parts } : { postings, records: parts, map };
+  return {
+    postings,
+    records: parts,
+    ...(map === undefined ? {} : { map }),
+    ...(unions === undefined ? {} : { unions }),
+  };
 }
 
-/** Every file a database's parts are (postings first, the records in order, the index map last). */
+/** Every file a database's parts are (postings first, the records in order, the index map, the kept unions). */
 export function partFiles(names: PartNames): string[] {
-  return [names.postings, ...names.records.map((r) => r.file), ...(names.map ? [names.map] : [])];
+  return [
+    names.postings,
+    ...names.records.map((r) => r.file),
+    ...(names.map ? [names.map] : []),
+    ...(names.unions ? [names.unions] : []),
+  ];
 }
 
 /**

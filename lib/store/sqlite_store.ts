@@ -42,6 +42,8 @@ export interface SqliteStore extends ProviderStore {
    * a part could not be read; null without. Never rejects.
    */
   readonly held: Promise<HoldOutcome> | null;
+  /** The main file it was opened from. */
+  readonly path: string;
   /** The part files the main file names (see `parts.ts`). */
   readonly parts: PartNames;
   /** Description of a taxonomy code. */
@@ -361,6 +363,7 @@ export function openSqliteStore(
     db,
     records: recordParts,
     held: options.holdRecords ? holdParts(recordParts) : null,
+    path,
     parts,
     get index() {
       return loadIndex();

@@ -1,13 +1,15 @@
 /**
  * Web Worker that builds the demo database off the serving thread, so the
- * server keeps answering (health, 503 "loading") while it runs.
+ * server keeps answering (health, 503 "loading") while it runs, with the
+ * files derived from it (the kept unions, `lib/search/kept_unions.ts`).
  *
  * Message in: `{ path, records, seed }`. Messages out: `{ type: "progress", done, total }`,
  * then `{ type: "done", stats }` or `{ type: "error", message }`.
  *
  * @module
  */
-import { buildDemoDatabase } from "./build.ts";
+import { buildDemoDatabase } from "../demo/build.ts";
+import { addKeptUnions } from "../search/kept_union_build.ts";
 
 /** The request the worker accepts. */
 export interface DemoBuildRequest {
@@ -30,6 +32,7 @@ scope.onmessage = (event) => {
       records,
       seed,
       onProgress: (done, total) => scope.postMessage({ type: "progress", done, total }),
+      derive: (built) => void addKeptUnions(built),
     });
     scope.postMessage({ type: "done", stats });
   } catch (error) {

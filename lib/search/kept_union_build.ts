@@ -1,0 +1,162 @@
+/**
+ * Choosing and building the kept unions of a database (`kept_unions.ts`):
+ * the words and prefixes whose union would be dense, as the engine plans
+ * them in the three places a query word can stand (alone, as the last word
+ * typed, before it), the largest first within a byte budget; then naming
+ * the file in the database, as the index map is named.
+ *
+ * The candidates are the vocabulary's terms and their prefixes of
+ * {@linkcode MIN_PREFIX} to {@linkcode MAX_PREFIX} letters that enough
+ * providers hold; each is planned as typed (no typo variants: the first
+ * pass of a search takes a known word, or the start of one, as typed), so
+ * its key is the one the engine looks up for it.
+ *
+ * @module
+ */
+import { DatabaseSync } from "node:sqlite";
+import { partPath, PARTS_META_KEY, readPartNames } from "../store/parts.ts";
+import { type EngineContext, plannedUnion } from "./engine.ts";
+import { hintKinds } from "./hint_words.ts";
+import type { WordTerms } from "./text_query.ts";
+import { type KeptUnionsStats, writeKeptUnions } from "./kept_unions.ts";
+import { DENSE_FRACTION, type WordSet } from "./word_sets.ts";
+import { openSearchableStore } from "./searcher.ts";
+
+/** Bytes of kept unions a database gets at most by default (2 GiB; 1.6 GB, 259 unions, at 9.7 million providers). */
+export const KEPT_UNIONS_BYTES = 2 * 1024 * 1024 * 1024;
+
+/** Shortest prefix tried (a one-letter query is not searched as a prefix). */
+export const MIN_PREFIX = 2;
+/** Longest prefix tried; whole terms are tried at any length. */
+export const MAX_PREFIX = 8;
+
+/**
+ * Words worth planning: terms and prefixes whose terms' provider counts add
+ * up to a sixteenth of `universe` or more (half a dense union's size: a
+ * word's parts may count a provider in several fields), most first.
+ */
+export function keptUnionCandidates(db: DatabaseSync, universe: number): string[] {
+  const sums = new Map<string, number>();
+  const rows = db.prepare("SELECT term, docs FROM term").iterate() as Iterable<
+    { term: string; docs: number }
+  >;
+  for (const { term, docs } of rows) {
+    for (let n = MIN_PREFIX; n <= Math.min(MAX_PREFIX, term.length - 1); n++) {
+      const prefix = term.slice(0, n);
+      sums.set(prefix, (sums.get(prefix) ?? 0) + docs);
+    }
+    if (term.length >= MIN_PREFIX) sums.set(term, (sums.get(term) ?? 0) + docs);
+  }
+  const least = universe / (DENSE_FRACTION * 2);
+  return [...sums].filter(([, docs]) => docs >= least).sort((a, b) =>
+    b[1] - a[1] || (a[0] < b[0] ? -1 : 1)
+  )
+    .map(([word]) => word);
+}
+
+/** A union chosen to be kept. */
+export interface KeptUnion {
+  key: string;
+  set: WordSet;
+}
+
+/**
+ * The dense unions of `words`, each planned alone (a query of one word, a
+ * prefix), as the last of several words and as a word before the last,
+ * those whose parts are longest first (the costliest to build), as many as
+ * `budget` bytes hold. Each is built as the engine builds it on `ctx`'s
+ * index.
+ */
+export function chooseKeptUnions(
+  words: readonly string[],
+  ctx: EngineContext,
+  budget: number,
+): KeptUnion[] {
+  const universe = ctx.index.size + 1;
+  const planned = new Map<string, { size: number; union: () => WordSet }>();
+  for (const word of words) {
+    // Alone (a hint word's codes count then too), last of several, before the last.
+    const places: [WordTerms, number][] = [
+      [{ word, prefix: true, typos: [], kinds: hintKinds(word) || undefined }, 1],
+      [{ word, prefix: true, typos: [] }, 2],
+      [{ word, prefix: false, typos: [] }, 2],
+    ];
+    for (const [terms, count] of places) {
+      const plan = plannedUnion(terms, count, ctx);
+      if (plan.size * DENSE_FRACTION >= universe && !planned.has(plan.key)) {
+        planned.set(plan.key, plan);
+      }
+    }
+  }
+  const chosen: KeptUnion[] = [];
+  let bytes = 0;
+  for (const [key, plan] of [...planned].sort((a, b) => b[1].size - a[1].size)) {
+    const set = plan.union();
+    if (set.kind !== "dense") continue;
+    if (bytes + set.bytes > budget) break;
+    bytes += set.bytes;
+    chosen.push({ key, set });
+  }
+  return chosen;
+}
+
+/** What {@linkcode addKeptUnions} did. */
+export interface AddedKeptUnions extends KeptUnionsStats {
+  /** The file's name (beside the database). */
+  file: string;
+  /** False when the database named one already (nothing was written). */
+  written: boolean;
+}
+
+/**
+ * Builds the kept unions of the database at `db` and names their file in
+ * its meta, unless it names one already (with `again`, writes it anew in
+ * its place). The file takes the stamp of the postings part
+ * (`<db>.<stamp>.unions`). Throws when the database cannot be read or
+ * written (a server holding it: stop it).
+ *
+ * @example
+ * ```ts
+ * const { file, sets } = addKeptUnions("data/providers.db");
+ * ```
+ */
+export function addKeptUnions(
+  db: string,
+  { budget = KEPT_UNIONS_BYTES, again = false }: { budget?: number; again?: boolean } = {},
+): AddedKeptUnions {
+  const parts = readPartNames(db);
+  if (!parts) throw new Error(`'${db}' is not a database this version serves: import it again`);
+  if (parts.unions && !again) return { file: parts.unions, written: false, sets: 0, bytes: 0 };
+  if (!parts.postings.endsWith(".postings")) {
+    throw new Error(`The postings part '${parts.postings}' has no build stamp: import again`);
+  }
+  const file = parts.unions ?? `${parts.postings.slice(0, -".postings".length)}.unions`;
+  const store = openSearchableStore(db, { resultCacheBytes: 0, wordSetCacheBytes: 0 });
+  let stats: KeptUnionsStats;
+  try {
+    const ctx = store.engineContext();
+    const words = keptUnionCandidates(store.db, ctx.index.size + 1);
+    const chosen = chooseKeptUnions(words, ctx, budget);
+    stats = writeKeptUnions(partPath(db, file), ctx.index.size + 1, parts.postings, chosen);
+  } finally {
+    store.close();
+  }
+  if (parts.unions) return { file, written: true, ...stats };
+  const main = new DatabaseSync(db);
+  try {
+    main.prepare("UPDATE meta SET value = ? WHERE key = ?").run(
+      JSON.stringify({ ...parts, unions: file }),
+      PARTS_META_KEY,
+    );
+  } catch (error) {
+    Deno.removeSync(partPath(db, file));
+    throw new Error(
+      `Cannot name the kept unions in '${db}' (${
+        error instanceof Error ? error.message : error
+      }): stop the servers of the database and run it again`,
+    );
+  } finally {
+    main.close();
+  }
+  return { file, written: true, ...stats };
+}

@@ -1,0 +1,241 @@
+/**
+ * Kept unions: the dense unions of the commonest query words and prefixes
+ * (`ca`, `phy`, `health` as typed), built once with the database and kept
+ * beside it in one file, read in place through a read-only mapping
+ * (`mapped_file.ts`). Such a union covers an eighth of the registry or
+ * more, and building it the first time a server meets the word reads
+ * millions of ids from dozens of lists (tens of milliseconds at 9.7
+ * million providers, while every search behind it waits); read from the
+ * file it costs what the search reads of it, and it takes no anonymous
+ * memory and no room in the word-union cache (`word_sets.ts`).
+ *
+ * A set here is exactly what the engine would build for the same key
+ * (`plannedUnion` in `engine.ts` builds it): same ids, same levels.
+ *
+ * Layout (little-endian, every set at a multiple of 8 bytes): 8 bytes
+ * `NPIUNIO1`, a `u32` header length, the header (JSON: version, the
+ * universe of ids, the postings part the index was read from, and each
+ * set's key, size and offset), then each set's nibbles (`(universe + 1) / 2`
+ * bytes) and, at the next multiple of 8, its bits (`(universe + 31) / 32`
+ * `u32`), as `WordSet` lays them out.
+ *
+ * @module
+ */
+import { mapReadOnly } from "../index/mapped_file.ts";
+import { partPath } from "../store/parts.ts";
+import type { WordSet } from "./word_sets.ts";
+
+const MAGIC = "NPIUNIO1";
+const VERSION = 1;
+
+/** One kept set: its cache key, how many ids it holds, and where its nibbles start. */
+interface KeptEntry {
+  key: string;
+  size: number;
+  at: number;
+}
+
+/** The header of a kept-unions file. */
+interface KeptHeader {
+  version: number;
+  /** Ids `0..universe-1` (the index's size plus 1). */
+  universe: number;
+  /** The postings part the sets were built from (its file name). */
+  postings: string;
+  sets: KeptEntry[];
+}
+
+function align8(n: number): number {
+  return Math.ceil(n / 8) * 8;
+}
+
+/** Bytes of a dense set's nibbles and, aligned, its bits, over `universe` ids. */
+function setLayout(
+  universe: number,
+): { nibbles: number; bitsAt: number; words: number; bytes: number } {
+  const nibbles = (universe + 1) >>> 1, words = (universe + 31) >>> 5;
+  const bitsAt = align8(nibbles);
+  return { nibbles, bitsAt, words, bytes: align8(bitsAt + words * 4) };
+}
+
+/** The dense unions kept beside a database, by their word-set cache key. */
+export class KeptUnions {
+  readonly #sets: Map<string, WordSet>;
+  /** Searches that found a word's union here. */
+  hits = 0;
+
+  private constructor(sets: Map<string, WordSet>) {
+    this.#sets = sets;
+  }
+
+  /**
+   * Maps the file at `path`, made for an index of `universe` ids read from
+   * the postings part `postings`; null where files cannot be mapped.
+   * Throws when it is not such a file (cut short, another index's).
+   *
+   * @example
+   * ```ts
+   * const kept = KeptUnions.open("data/p.db.4242-m1x2y3.unions", index.size + 1, parts.postings);
+   * kept?.get("ca\u00001\u00001\u00000\u00004")?.size;
+   * ```
+   */
+  static open(path: string, universe: number, postings: string): KeptUnions | null {
+    const bad = (why: string) => new Error(`'${path}' is not a usable file of kept unions: ${why}`);
+    if (Deno.statSync(path).size < 12) throw bad("it is cut short");
+    const buffer = mapReadOnly(path);
+    if (!buffer) return null;
+    const decoder = new TextDecoder();
+    if (decoder.decode(new Uint8Array(buffer, 0, 8)) !== MAGIC) throw bad("no kept unions header");
+    const headerBytes = new DataView(buffer).getUint32(8, true);
+    if (12 + headerBytes > buffer.byteLength) throw bad("it is cut short");
+    let header: KeptHeader;
+    try {
+      header = JSON.parse(decoder.decode(new Uint8Array(buffer, 12, headerBytes))) as KeptHeader;
+    } catch {
+      throw bad("its header is not readable");
+    }
+    if (header?.version !== VERSION) throw bad(`version ${header?.version}, not ${VERSION}`);
+    if (header.universe !== universe || header.postings !== postings) {
+      throw bad("it was built from another index: write it again (deno task unions)");
+    }
+    const layout = setLayout(universe);
+    const sets = new Map<string, WordSet>();
+    for (const { key, size, at } of Array.isArray(header.sets) ? header.sets : []) {
+      if (
+        typeof key !== "string" || !Number.isSafeInteger(size) || !Number.isSafeInteger(at) ||
+        at % 8 !== 0 || at < 12 + headerBytes || at + layout.bytes > buffer.byteLength
+      ) {
+        throw bad("a set lies outside it");
+      }
+      sets.set(key, {
+        kind: "dense",
+        nibbles: new Uint8Array(buffer, at, layout.nibbles),
+        bits: new Uint32Array(buffer, at + layout.bitsAt, layout.words),
+        size,
+        bytes: layout.bytes,
+      });
+    }
+    return new KeptUnions(sets);
+  }
+
+  /** The kept union of cache key `key`, or undefined. */
+  get(key: string): WordSet | undefined {
+    const set = this.#sets.get(key);
+    if (set) this.hits++;
+    return set;
+  }
+
+  /** The keys kept. */
+  keys(): string[] {
+    return [...this.#sets.keys()];
+  }
+
+  /** How many unions are kept. */
+  get size(): number {
+    return this.#sets.size;
+  }
+}
+
+/** What {@linkcode writeKeptUnions} wrote. */
+export interface KeptUnionsStats {
+  sets: number;
+  bytes: number;
+}
+
+/**
+ * Writes `sets` (dense word sets over `universe` ids, by cache key) to
+ * `path`, through a temporary file renamed when whole.
+ *
+ * @example
+ * ```ts
+ * writeKeptUnions("data/p.db.4242-m1x2y3.unions", universe, "p.db.4242-m1x2y3.postings", sets);
+ * ```
+ */
+export function writeKeptUnions(
+  path: string,
+  universe: number,
+  postings: string,
+  sets: readonly { key: string; set: WordSet }[],
+): KeptUnionsStats {
+  const layout = setLayout(universe);
+  const encoder = new TextEncoder();
+  const headerOf = (start: number): Uint8Array => {
+    const header: KeptHeader = {
+      version: VERSION,
+      universe,
+      postings,
+      sets: sets.map(({ key, set }, i) => ({ key, size: set.size, at: start + i * layout.bytes })),
+    };
+    return encoder.encode(JSON.stringify(header));
+  };
+  // The header's length decides where the sets start: measured with a provisional start first.
+  let start = align8(12 + headerOf(0).length + 64);
+  let header = headerOf(start);
+  while (align8(12 + header.length) > start) {
+    start = align8(12 + header.length + 64);
+    header = headerOf(start);
+  }
+  const temp = `${path}.writing`;
+  const file = Deno.openSync(temp, { write: true, create: true, truncate: true });
+  let whole = false;
+  try {
+    const writeAll = (bytes: Uint8Array) => {
+      for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
+    };
+    const head = new Uint8Array(start);
+    head.set(encoder.encode(MAGIC));
+    new DataView(head.buffer).setUint32(8, header.length, true);
+    head.set(header, 12);
+    writeAll(head);
+    const block = new Uint8Array(layout.bytes);
+    for (const { key, set } of sets) {
+      if (set.kind !== "dense" || set.nibbles.length !== layout.nibbles) {
+        throw new RangeError(`The union of '${key}' is not a dense set over ${universe} ids`);
+      }
+      block.fill(0);
+      block.set(set.nibbles);
+      block.set(
+        new Uint8Array(set.bits.buffer, set.bits.byteOffset, set.bits.byteLength),
+        layout.bitsAt,
+      );
+      writeAll(block);
+    }
+    whole = true;
+  } finally {
+    file.close();
+    if (!whole) Deno.removeSync(temp);
+  }
+  Deno.renameSync(temp, path);
+  return { sets: sets.length, bytes: start + sets.length * layout.bytes };
+}
+
+/**
+ * Opens the kept unions the database at `db` names in its `parts`, for an
+ * engine over its index of `universe` ids; null when it names none or
+ * files cannot be mapped here (Deno Deploy): its words' unions are then
+ * built as searches meet them. Throws when the file is missing, cut short
+ * or another index's.
+ *
+ * @example
+ * ```ts
+ * const kept = openKeptUnions("data/providers.db", store.parts, store.index.size + 1);
+ * ```
+ */
+export function openKeptUnions(
+  db: string,
+  parts: { postings: string; unions?: string },
+  universe: number,
+): KeptUnions | null {
+  if (!parts.unions) return null;
+  try {
+    return KeptUnions.open(partPath(db, parts.unions), universe, parts.postings);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new Error(
+        `its part '${parts.unions}' is missing: keep every file the import wrote beside it ` +
+          "(the release manifest lists them), or write it again (deno task unions)",
+      );
+    }
+    throw error;
+  }
+}

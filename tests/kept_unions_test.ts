@@ -1,0 +1,247 @@
+/**
+ * Kept unions: a database's commonest words' dense unions, built with it
+ * and read in place, answer every search exactly as the unions built by
+ * the search itself; the file reads back what was written; a cut, foreign
+ * or missing file is refused with a clear error; the budget keeps the
+ * largest.
+ */
+import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
+import { DatabaseSync } from "node:sqlite";
+import { buildDemoDatabase } from "../lib/demo/build.ts";
+import { canMapFiles } from "../lib/index/mapped_file.ts";
+import { partFiles, partPath, PARTS_META_KEY, readPartNames } from "../lib/store/parts.ts";
+import { openSearchableStore } from "../lib/search/searcher.ts";
+import { SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
+import { specialtyIndex } from "../routes/specialties.ts";
+import { KeptUnions, writeKeptUnions } from "../lib/search/kept_unions.ts";
+import {
+  addKeptUnions,
+  chooseKeptUnions,
+  keptUnionCandidates,
+} from "../lib/search/kept_union_build.ts";
+import { buildWordSet, type WordSet } from "../lib/search/word_sets.ts";
+import { seededRandom } from "./_utils.ts";
+import { demoImportFiles } from "./_fixtures.ts";
+import { runImport } from "../lib/import/importer.ts";
+
+/** A demo database in a new folder, with its parts. */
+function demo(records: number): { dir: string; db: string } {
+  const dir = Deno.makeTempDirSync();
+  const db = `${dir}/demo.db`;
+  buildDemoDatabase({ path: db, records, seed: 23 });
+  return { dir, db };
+}
+
+/** The cache keys' words: `ca\u00001\u00001\u00000\u00004` → `ca`. */
+const wordOf = (key: string) => key.slice(0, key.indexOf("\u0000"));
+
+Deno.test("[kept unions] searches answer the same with them as with the unions they build", () => {
+  assert(canMapFiles(), "the test task allows FFI for the C library");
+  const { dir, db } = demo(6000);
+  try {
+    const added = addKeptUnions(db);
+    assert(added.written && added.sets >= 20, `${added.sets} unions kept`);
+    const kept = openSearchableStore(db, { resultCacheBytes: 0 });
+    const built = openSearchableStore(db, { resultCacheBytes: 0, keptUnions: false });
+    try {
+      const unions = kept.engineContext().keptUnions!;
+      assertEquals(unions.size, added.sets);
+      assertEquals(built.engineContext().keptUnions, null);
+      const specialties = specialtyIndex(kept);
+      const answer = (store: typeof kept, path: string) => {
+        const url = new URL(path, "http://test").searchParams;
+        const query = toSearchQuery(SEARCH_PARAMS.parse(url), {
+          specialties,
+          cursorScope: { query: path, release: "" },
+          url,
+        });
+        const { total, hits, facets, next } = store.search(query);
+        return JSON.stringify({ total, hits, facets, next });
+      };
+      // Each kept word alone, last of two, first of two; with filters, a point, facets, a page.
+      const words = [...new Set(unions.keys().map(wordOf))];
+      const paths: string[] = [];
+      for (const [i, word] of words.entries()) {
+        const other = words[(i * 7 + 3) % words.length]!;
+        paths.push(
+          `/v1/providers/search?q=${word}`,
+          `/v1/providers/search?q=${other}+${word}`,
+          `/v1/providers/search?q=${word}+${other}`,
+          `/v1/providers/search?q=${word}&state=CA&facets=state,taxonomy,city`,
+          `/v1/providers/search?q=${word}&near=10001&radius=100&sort=distance&limit=5`,
+          `/v1/providers/search?q=${other}+${word}&offset=40&limit=20`,
+          `/v1/providers/search?q=${word}&entity_type=organization&facets=entity_type`,
+        );
+      }
+      for (const path of paths) assertEquals(answer(kept, path), answer(built, path), path);
+      assert(
+        unions.hits >= words.length,
+        `${unions.hits} unions read for ${paths.length} searches`,
+      );
+    } finally {
+      kept.close();
+      built.close();
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("[kept unions] the file reads back what was written", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const universe = 1001;
+    const random = seededRandom(5);
+    const list = (n: number) =>
+      Uint32Array.from(new Set(Array.from({ length: n }, () => Math.floor(random() * universe))))
+        .sort();
+    const sets = [0, 1, 2].map((i) => ({
+      key: `word${i}\u00001\u00001\u00000\u00000`,
+      set: buildWordSet(
+        [{ list: list(300), level: 1 }, { list: list(200), level: 3 + i }],
+        universe,
+      ),
+    }));
+    assert(sets.every(({ set }) => set.kind === "dense"));
+    const path = `${dir}/kept.unions`;
+    const stats = writeKeptUnions(path, universe, "p.postings", sets);
+    assertEquals(stats.sets, 3);
+    assertEquals(stats.bytes, Deno.statSync(path).size);
+    const kept = KeptUnions.open(path, universe, "p.postings")!;
+    assertEquals(kept.keys(), sets.map((s) => s.key));
+    for (const { key, set } of sets) {
+      const read = kept.get(key) as Extract<WordSet, { kind: "dense" }>;
+      const wrote = set as Extract<WordSet, { kind: "dense" }>;
+      assertEquals(read.size, wrote.size);
+      assertEquals([...read.nibbles], [...wrote.nibbles], key);
+      assertEquals([...read.bits], [...wrote.bits], key);
+    }
+    assertEquals(kept.get("word9\u00001\u00001\u00000\u00000"), undefined);
+    assertEquals(kept.hits, 3);
+    // Another index's, or cut short: refused, saying why.
+    assertThrows(() => KeptUnions.open(path, universe + 1, "p.postings"), Error, "another index");
+    assertThrows(() => KeptUnions.open(path, universe, "q.postings"), Error, "another index");
+    const bytes = Deno.readFileSync(path);
+    Deno.writeFileSync(path, bytes.subarray(0, bytes.length - 8));
+    assertThrows(() => KeptUnions.open(path, universe, "p.postings"), Error, "a set lies outside");
+    Deno.writeFileSync(path, bytes.subarray(0, 10));
+    assertThrows(() => KeptUnions.open(path, universe, "p.postings"), Error, "cut short");
+    Deno.writeFileSync(path, new TextEncoder().encode("NOTUNION".padEnd(64, " ")));
+    assertThrows(
+      () => KeptUnions.open(path, universe, "p.postings"),
+      Error,
+      "no kept unions header",
+    );
+    // A set that is not dense over the universe is not written.
+    const sparse = buildWordSet([{ list: Uint32Array.of(1, 2), level: 1 }], universe);
+    assertThrows(
+      () =>
+        writeKeptUnions(`${dir}/other.unions`, universe, "p.postings", [{ key: "x", set: sparse }]),
+      RangeError,
+      "not a dense set",
+    );
+    assertThrows(() => Deno.statSync(`${dir}/other.unions.writing`), Deno.errors.NotFound);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("[kept unions] named in the database, listed with its parts, kept within the budget", () => {
+  const { dir, db } = demo(3000);
+  try {
+    const store = openSearchableStore(db, { resultCacheBytes: 0, keptUnions: false });
+    let everything: number;
+    let largest: number[];
+    let perSet: number;
+    try {
+      const ctx = store.engineContext();
+      const words = keptUnionCandidates(store.db, ctx.index.size + 1);
+      assert(words.length > 10, `${words.length} candidate words`);
+      const all = chooseKeptUnions(words, ctx, Infinity);
+      everything = all.length;
+      perSet = all[0]!.set.bytes;
+      largest = all.slice(0, 3).map((u) => u.set.size);
+    } finally {
+      store.close();
+    }
+    assert(everything > 3, `${everything} dense unions`);
+    const three = addKeptUnions(db, { budget: perSet * 3 + perSet / 2 });
+    assertEquals(three.sets, 3);
+    const parts = readPartNames(db)!;
+    assertEquals(parts.unions, three.file);
+    assertMatch(three.file, /^demo\.db\..+\.unions$/);
+    assert(partFiles(parts).includes(three.file), "the release's files include it");
+    const reopened = openSearchableStore(db, { resultCacheBytes: 0 });
+    try {
+      const kept = reopened.engineContext().keptUnions!;
+      const sizes = kept.keys().map((key) => kept.get(key)!.size);
+      assertEquals(sizes, largest, "the three with the longest parts, longest first");
+    } finally {
+      reopened.close();
+    }
+    assertEquals(addKeptUnions(db).written, false, "named already: not written again");
+    assertEquals(addKeptUnions(db, { again: true }).sets, everything);
+    // A database naming a file that is gone is refused, saying what to do.
+    Deno.removeSync(partPath(db, three.file));
+    assertThrows(() => openSearchableStore(db), Error, "is missing");
+    // One naming none searches as before.
+    const main = new DatabaseSync(db);
+    const { unions: _, ...without } = parts;
+    main.prepare("UPDATE meta SET value = ? WHERE key = ?").run(
+      JSON.stringify(without),
+      PARTS_META_KEY,
+    );
+    main.close();
+    const plain = openSearchableStore(db);
+    try {
+      assertEquals(plain.engineContext().keptUnions, null);
+    } finally {
+      plain.close();
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("[kept unions] an import derives them before the swap, lists them, and an update replaces them", async () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const db = `${dir}/providers.db`;
+    const files = await demoImportFiles(dir, 3000, 4);
+    const progress = { start() {}, update() {}, finish() {}, note() {} };
+    const derived: string[] = [];
+    const derive = (built: string) => {
+      derived.push(built);
+      addKeptUnions(built);
+    };
+    const first = await runImport({
+      db,
+      npi: files.npidata,
+      othername: files.othername,
+      progress,
+      derive,
+    });
+    assertEquals(derived.length, 1);
+    assert(derived[0] !== db, "derived from the new file, before it replaces the served one");
+    const parts = readPartNames(db)!;
+    assert(parts.unions, "the database names its kept unions");
+    assert(Deno.statSync(partPath(db, parts.unions!)).size > 0);
+    assert(
+      first.release.parts.some((part) => part.file === parts.unions),
+      "the release manifest lists the file",
+    );
+    const again = await runImport({ db, npi: files.npidata, update: true, progress, derive });
+    const after = readPartNames(db)!;
+    assert(after.unions && after.unions !== parts.unions, "the update's own file");
+    assertThrows(() => Deno.statSync(partPath(db, parts.unions!)), Deno.errors.NotFound);
+    assert(again.release.parts.some((part) => part.file === after.unions));
+    const store = openSearchableStore(db);
+    try {
+      assert(store.engineContext().keptUnions!.size > 0);
+    } finally {
+      store.close();
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
