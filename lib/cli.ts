@@ -86,3 +86,23 @@ export async function runCli(main: () => Promise<void>, usage: string): Promise<
     throw error;
   }
 }
+
+/**
+ * Runs a command's `main` as {@linkcode runCli} does, and ends the process
+ * with status 1 and its message (`error: …`) on any other error: for the
+ * commands whose failures are the user's to act on (a database to stop
+ * serving, a file to fetch again), not stack traces.
+ *
+ * @example
+ * ```ts
+ * if (import.meta.main) await runScript(() => Promise.resolve().then(main), USAGE);
+ * ```
+ */
+export async function runScript(main: () => Promise<void>, usage: string): Promise<void> {
+  try {
+    await runCli(main, usage);
+  } catch (error) {
+    console.error(`error: ${error instanceof Error ? error.message : error}`);
+    Deno.exit(1);
+  }
+}

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parseCli, runCli } from "../lib/cli.ts";
+import { parseCli, runScript } from "../lib/cli.ts";
 import { addIndexMap } from "../lib/store/add_index_map.ts";
 
 const USAGE = `Usage: deno task index-map [--db FILE] [--again]
@@ -38,11 +38,4 @@ function main(): void {
   );
 }
 
-if (import.meta.main) {
-  try {
-    await runCli(() => Promise.resolve().then(main), USAGE);
-  } catch (error) {
-    console.error(`error: ${error instanceof Error ? error.message : error}`);
-    Deno.exit(1);
-  }
-}
+if (import.meta.main) await runScript(() => Promise.resolve().then(main), USAGE);

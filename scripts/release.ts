@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parseCli, runCli, UsageError } from "../lib/cli.ts";
+import { parseCli, runScript, UsageError } from "../lib/cli.ts";
 import { publishRelease } from "../lib/release/publish.ts";
 import { downloadRelease, fetchManifest, installRelease } from "../lib/release/fetch.ts";
 import { readRelease } from "../lib/release/manifest.ts";
@@ -80,11 +80,4 @@ async function main(): Promise<void> {
   throw new UsageError(`Unknown command '${command}': use 'publish' or 'fetch'`);
 }
 
-if (import.meta.main) {
-  try {
-    await runCli(main, USAGE);
-  } catch (error) {
-    console.error(`error: ${error instanceof Error ? error.message : error}`);
-    Deno.exit(1);
-  }
-}
+if (import.meta.main) await runScript(main, USAGE);

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { parseCli, runCli } from "../lib/cli.ts";
+import { parseCli, runScript } from "../lib/cli.ts";
 import { addKeptUnions, KEPT_UNIONS_BYTES } from "../lib/search/kept_union_build.ts";
 
 const USAGE = `Usage: deno task unions [--db FILE] [--mb N] [--again]
@@ -46,11 +46,4 @@ function main(): void {
   );
 }
 
-if (import.meta.main) {
-  try {
-    await runCli(() => Promise.resolve().then(main), USAGE);
-  } catch (error) {
-    console.error(`error: ${error instanceof Error ? error.message : error}`);
-    Deno.exit(1);
-  }
-}
+if (import.meta.main) await runScript(() => Promise.resolve().then(main), USAGE);

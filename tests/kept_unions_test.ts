@@ -184,6 +184,14 @@ Deno.test("[kept unions] named in the database, listed with its parts, kept with
     // A database naming a file that is gone is refused, saying what to do.
     Deno.removeSync(partPath(db, three.file));
     assertThrows(() => openSearchableStore(db), Error, "is missing");
+    // Written again in its place, it is read again.
+    assertEquals(addKeptUnions(db, { again: true }).file, three.file);
+    const restored = openSearchableStore(db);
+    try {
+      assertEquals(restored.engineContext().keptUnions!.size, everything);
+    } finally {
+      restored.close();
+    }
     // One naming none searches as before.
     const main = new DatabaseSync(db);
     const { unions: _, ...without } = parts;

@@ -30,7 +30,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { mapReadOnly } from "./mapped_file.ts";
+import { mapWithHeader } from "./mapped_file.ts";
 import { TYPO_BUCKETS, type TypoBuckets, typoBucketsForMap } from "./vocabulary.ts";
 
 const MAGIC = "NPIXMAP1";
@@ -157,19 +157,9 @@ export class IndexMap {
    */
   static open(path: string, views: KeptViews = KEPT_VIEWS): IndexMap | null {
     const bad = (why: string) => new Error(`'${path}' is not a usable index map: ${why}`);
-    if (Deno.statSync(path).size < 12) throw bad("it is cut short");
-    const buffer = mapReadOnly(path);
-    if (!buffer) return null;
-    const decoder = new TextDecoder();
-    if (decoder.decode(new Uint8Array(buffer, 0, 8)) !== MAGIC) throw bad("no index map header");
-    const headerBytes = new DataView(buffer).getUint32(8, true);
-    if (12 + headerBytes > buffer.byteLength) throw bad("it is cut short");
-    let header: MapHeader;
-    try {
-      header = JSON.parse(decoder.decode(new Uint8Array(buffer, 12, headerBytes))) as MapHeader;
-    } catch {
-      throw bad("its header is not readable");
-    }
+    const mapped = mapWithHeader<MapHeader>(path, MAGIC, "index map", bad);
+    if (!mapped) return null;
+    const { buffer, header } = mapped;
     if (header?.version !== VERSION) throw bad(`version ${header?.version}, not ${VERSION}`);
     const widths: [Section, number][] = [
       [header.fieldStart, 4],

@@ -145,6 +145,47 @@ export function mapReadOnly(path: string): ArrayBuffer | null {
   return buffer;
 }
 
+/** A mapped file and the JSON header at its start (see {@linkcode mapWithHeader}). */
+export interface MappedWithHeader<T> {
+  buffer: ArrayBuffer;
+  header: T;
+  /** Where the header ends: the first byte after it. */
+  headerEnd: number;
+}
+
+/**
+ * Maps the whole file at `path` read-only (see {@linkcode mapReadOnly}) and
+ * reads the header its writer put first: the 8 ASCII bytes `magic`, a
+ * little-endian `u32` length, then that many bytes of JSON. Null where
+ * files cannot be mapped; throws `bad(why)` when the file is cut short, is
+ * not a `kind` (no `magic`), or its header is not JSON.
+ *
+ * @example
+ * ```ts
+ * const mapped = mapWithHeader<{ version: number }>(path, "NPIXMAP1", "index map", (why) => new Error(why));
+ * ```
+ */
+export function mapWithHeader<T>(
+  path: string,
+  magic: string,
+  kind: string,
+  bad: (why: string) => Error,
+): MappedWithHeader<T> | null {
+  if (Deno.statSync(path).size < 12) throw bad("it is cut short");
+  const buffer = mapReadOnly(path);
+  if (!buffer) return null;
+  const decoder = new TextDecoder();
+  if (decoder.decode(new Uint8Array(buffer, 0, 8)) !== magic) throw bad(`no ${kind} header`);
+  const headerBytes = new DataView(buffer).getUint32(8, true);
+  if (12 + headerBytes > buffer.byteLength) throw bad("it is cut short");
+  try {
+    const header = JSON.parse(decoder.decode(new Uint8Array(buffer, 12, headerBytes))) as T;
+    return { buffer, header, headerEnd: 12 + headerBytes };
+  } catch {
+    throw bad("its header is not readable");
+  }
+}
+
 /** Bytes locked at a time by {@linkcode PinnedFiles.pin}: a pause of some milliseconds each. */
 const PIN_CHUNK_BYTES = 64 * 1024 * 1024;
 

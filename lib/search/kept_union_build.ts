@@ -14,7 +14,7 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import { partPath, PARTS_META_KEY, readPartNames } from "../store/parts.ts";
+import { nameDerivedPart, partPath, readPartNames } from "../store/parts.ts";
 import { type EngineContext, plannedUnion } from "./engine.ts";
 import { hintKinds } from "./hint_words.ts";
 import type { WordTerms } from "./text_query.ts";
@@ -131,7 +131,12 @@ export function addKeptUnions(
     throw new Error(`The postings part '${parts.postings}' has no build stamp: import again`);
   }
   const file = parts.unions ?? `${parts.postings.slice(0, -".postings".length)}.unions`;
-  const store = openSearchableStore(db, { resultCacheBytes: 0, wordSetCacheBytes: 0 });
+  // Without the file it names (written anew, or gone): each union is built from the index.
+  const store = openSearchableStore(db, {
+    resultCacheBytes: 0,
+    wordSetCacheBytes: 0,
+    keptUnions: false,
+  });
   let stats: KeptUnionsStats;
   try {
     const ctx = store.engineContext();
@@ -144,17 +149,7 @@ export function addKeptUnions(
   if (parts.unions) return { file, written: true, ...stats };
   const main = new DatabaseSync(db);
   try {
-    main.prepare("UPDATE meta SET value = ? WHERE key = ?").run(
-      JSON.stringify({ ...parts, unions: file }),
-      PARTS_META_KEY,
-    );
-  } catch (error) {
-    Deno.removeSync(partPath(db, file));
-    throw new Error(
-      `Cannot name the kept unions in '${db}' (${
-        error instanceof Error ? error.message : error
-      }): stop the servers of the database and run it again`,
-    );
+    nameDerivedPart(main, db, parts, "unions", file);
   } finally {
     main.close();
   }

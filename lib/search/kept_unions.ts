@@ -21,8 +21,8 @@
  *
  * @module
  */
-import { mapReadOnly } from "../index/mapped_file.ts";
-import { partPath } from "../store/parts.ts";
+import { mapWithHeader } from "../index/mapped_file.ts";
+import { missingPart, partPath } from "../store/parts.ts";
 import type { WordSet } from "./word_sets.ts";
 
 const MAGIC = "NPIUNIO1";
@@ -81,19 +81,9 @@ export class KeptUnions {
    */
   static open(path: string, universe: number, postings: string): KeptUnions | null {
     const bad = (why: string) => new Error(`'${path}' is not a usable file of kept unions: ${why}`);
-    if (Deno.statSync(path).size < 12) throw bad("it is cut short");
-    const buffer = mapReadOnly(path);
-    if (!buffer) return null;
-    const decoder = new TextDecoder();
-    if (decoder.decode(new Uint8Array(buffer, 0, 8)) !== MAGIC) throw bad("no kept unions header");
-    const headerBytes = new DataView(buffer).getUint32(8, true);
-    if (12 + headerBytes > buffer.byteLength) throw bad("it is cut short");
-    let header: KeptHeader;
-    try {
-      header = JSON.parse(decoder.decode(new Uint8Array(buffer, 12, headerBytes))) as KeptHeader;
-    } catch {
-      throw bad("its header is not readable");
-    }
+    const mapped = mapWithHeader<KeptHeader>(path, MAGIC, "kept unions", bad);
+    if (!mapped) return null;
+    const { buffer, header, headerEnd } = mapped;
     if (header?.version !== VERSION) throw bad(`version ${header?.version}, not ${VERSION}`);
     if (header.universe !== universe || header.postings !== postings) {
       throw bad("it was built from another index: write it again (deno task unions)");
@@ -103,7 +93,7 @@ export class KeptUnions {
     for (const { key, size, at } of Array.isArray(header.sets) ? header.sets : []) {
       if (
         typeof key !== "string" || !Number.isSafeInteger(size) || !Number.isSafeInteger(at) ||
-        at % 8 !== 0 || at < 12 + headerBytes || at + layout.bytes > buffer.byteLength
+        at % 8 !== 0 || at < headerEnd || at + layout.bytes > buffer.byteLength
       ) {
         throw bad("a set lies outside it");
       }
@@ -231,10 +221,7 @@ export function openKeptUnions(
     return KeptUnions.open(partPath(db, parts.unions), universe, parts.postings);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
-      throw new Error(
-        `its part '${parts.unions}' is missing: keep every file the import wrote beside it ` +
-          "(the release manifest lists them), or write it again (deno task unions)",
-      );
+      throw missingPart(parts.unions, "write it again (deno task unions)");
     }
     throw error;
   }

@@ -8,7 +8,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { type IndexMapStats, writeIndexMap } from "../index/index_map.ts";
-import { openPart, partPath, PARTS_META_KEY, readPartNames } from "./parts.ts";
+import { nameDerivedPart, openPart, partPath, readPartNames } from "./parts.ts";
 
 /** What {@linkcode addIndexMap} did. */
 export interface AddedIndexMap extends IndexMapStats {
@@ -67,19 +67,7 @@ export function addIndexMap(
     } finally {
       postings.close();
     }
-    try {
-      main.prepare("UPDATE meta SET value = ? WHERE key = ?").run(
-        JSON.stringify({ ...parts, map: file }),
-        PARTS_META_KEY,
-      );
-    } catch (error) {
-      Deno.removeSync(partPath(db, file));
-      throw new Error(
-        `Cannot name the index map in '${db}' (${
-          error instanceof Error ? error.message : error
-        }): stop the servers of the database and run it again`,
-      );
-    }
+    nameDerivedPart(main, db, parts, "map", file);
     return { file, written: true, ...stats };
   } finally {
     main.close();

@@ -190,10 +190,7 @@ export function openPart(path: string): DatabaseSync {
   try {
     if (!Deno.statSync(path).isFile) throw new Error("not a file");
   } catch {
-    throw new Error(
-      `its part '${basename(path)}' is missing: keep every file the import wrote beside it ` +
-        "(the release manifest lists them), or import again",
-    );
+    throw missingPart(basename(path));
   }
   const db = new DatabaseSync(path, { readOnly: true });
   try {
@@ -237,4 +234,48 @@ export function removeReplacedParts(
     } catch { /* gone, or held open */ }
   }
   return removed;
+}
+
+/**
+ * The error of a part file the database names but that is not beside it,
+ * saying what to do (`remedy`: how to write it again).
+ *
+ * @example
+ * ```ts
+ * throw missingPart("providers.db.4242-m1x2y3.map");
+ * ```
+ */
+export function missingPart(file: string, remedy = "import again"): Error {
+  return new Error(
+    `its part '${file}' is missing: keep every file the import wrote beside it ` +
+      `(the release manifest lists them), or ${remedy}`,
+  );
+}
+
+/**
+ * Names `file`, a derived part just written beside the database at `db`,
+ * in its meta as its `kind` (the index map, the kept unions), through
+ * `main`, a connection that may write to it; when that fails (a server
+ * holds the database), removes the file and throws what to do.
+ */
+export function nameDerivedPart(
+  main: DatabaseSync,
+  db: string,
+  parts: PartNames,
+  kind: "map" | "unions",
+  file: string,
+): void {
+  try {
+    main.prepare("UPDATE meta SET value = ? WHERE key = ?").run(
+      JSON.stringify({ ...parts, [kind]: file }),
+      PARTS_META_KEY,
+    );
+  } catch (error) {
+    Deno.removeSync(partPath(db, file));
+    throw new Error(
+      `Cannot name the part '${file}' in '${db}' (${
+        error instanceof Error ? error.message : error
+      }): stop the servers of the database and run it again`,
+    );
+  }
 }

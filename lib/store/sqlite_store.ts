@@ -18,6 +18,7 @@ import { canMapFiles } from "../index/mapped_file.ts";
 import { recordBatchReader, type StoredRecordRow } from "./record_batch.ts";
 import { RecordText, type StoredRecord } from "./record_text.ts";
 import {
+  missingPart,
   MMAP_BYTES,
   openPart,
   parseParts,
@@ -166,12 +167,7 @@ function openIndexMap(path: string, parts: PartNames, wanted: boolean): IndexMap
   try {
     map = IndexMap.open(file);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new Error(
-        `its part '${parts.map}' is missing: keep every file the import wrote beside it ` +
-          "(the release manifest lists them), or import again",
-      );
-    }
+    if (error instanceof Deno.errors.NotFound) throw missingPart(parts.map);
     throw error;
   }
   if (map && map.postings !== parts.postings) {
