@@ -61,6 +61,8 @@ Deno.test("[e2e] the real server answers /health over TCP and stops cleanly on S
       assertEquals(open?.source, "demo");
       // The start task's permissions map the demo's index map: its index is read in place.
       assertEquals(open?.index, "index map");
+      // The demo built on first start keeps its commonest words' unions, read in place.
+      assertEquals(open?.unions, "kept");
       assertEquals(lines.at(-1).msg, "stopped");
     });
   }

@@ -240,17 +240,24 @@ function summary(info: { source: string; records: number; active: number; built_
 }
 
 /**
- * How the dataset is served: its search workers, and where its index is
- * read from — in place from its index map, or copied out of SQLite (and
- * why: no map, or no FFI to map it).
+ * How the dataset is served: its search workers, where its index is read
+ * from — in place from its index map, or copied out of SQLite (and why: no
+ * map, or no FFI to map it) — and whether the commonest words' unions are
+ * read from its kept unions or built as searches meet them (and why).
  */
 function serving(store: SearchableSqliteStore, pool: SearchPool | null) {
+  const mapped = canMapFiles();
   const index = !store.parts.map
     ? "sqlite (no index map: deno task index-map)"
-    : canMapFiles()
+    : mapped
     ? "index map"
     : "sqlite (the index map cannot be mapped: run with --allow-ffi on Linux)";
-  return { search_workers: pool?.stats.workers ?? 0, index };
+  const unions = !store.parts.unions
+    ? "built by searches (none kept: deno task unions)"
+    : mapped
+    ? "kept"
+    : "built by searches (the kept unions cannot be mapped: run with --allow-ffi on Linux)";
+  return { search_workers: pool?.stats.workers ?? 0, index, unions };
 }
 
 function buildDemo(
