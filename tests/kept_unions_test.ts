@@ -18,6 +18,7 @@ import {
   addKeptUnions,
   chooseKeptUnions,
   keptUnionCandidates,
+  planKeptUnions,
 } from "../lib/search/kept_union_build.ts";
 import { buildWordSet, type WordSet } from "../lib/search/word_sets.ts";
 import { seededRandom } from "./_utils.ts";
@@ -157,7 +158,7 @@ Deno.test("[kept unions] named in the database, listed with its parts, kept with
       const ctx = store.engineContext();
       const words = keptUnionCandidates(store.db, ctx.index.size + 1);
       assert(words.length > 10, `${words.length} candidate words`);
-      const all = chooseKeptUnions(words, ctx, Infinity);
+      const all = [...chooseKeptUnions(planKeptUnions(words, ctx), Infinity)];
       everything = all.length;
       perSet = all[0]!.set.bytes;
       largest = all.slice(0, 3).map((u) => u.set.size);

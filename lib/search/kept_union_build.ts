@@ -18,7 +18,7 @@ import { nameDerivedPart, partPath, readPartNames } from "../store/parts.ts";
 import { type EngineContext, plannedUnion } from "./engine.ts";
 import { hintKinds } from "./hint_words.ts";
 import type { WordTerms } from "./text_query.ts";
-import { type KeptUnionsStats, writeKeptUnions } from "./kept_unions.ts";
+import { type KeptUnion, type KeptUnionsStats, writeKeptUnions } from "./kept_unions.ts";
 import { DENSE_FRACTION, type WordSet } from "./word_sets.ts";
 import { openSearchableStore } from "./searcher.ts";
 
@@ -54,26 +54,22 @@ export function keptUnionCandidates(db: DatabaseSync, universe: number): string[
     .map(([word]) => word);
 }
 
-/** A union chosen to be kept. */
-export interface KeptUnion {
+/** A word's union as planned: its cache key, the total length of its parts, and how to build it. */
+export interface KeptUnionPlan {
   key: string;
-  set: WordSet;
+  size: number;
+  union: () => WordSet;
 }
 
 /**
- * The dense unions of `words`, each planned alone (a query of one word, a
- * prefix), as the last of several words and as a word before the last,
- * those whose parts are longest first (the costliest to build), as many as
- * `budget` bytes hold. Each is built as the engine builds it on `ctx`'s
- * index.
+ * The unions of `words` that would be dense, each planned alone (a query
+ * of one word, a prefix), as the last of several words and as a word
+ * before the last, those whose parts are longest first (the costliest to
+ * build); none built yet.
  */
-export function chooseKeptUnions(
-  words: readonly string[],
-  ctx: EngineContext,
-  budget: number,
-): KeptUnion[] {
+export function planKeptUnions(words: readonly string[], ctx: EngineContext): KeptUnionPlan[] {
   const universe = ctx.index.size + 1;
-  const planned = new Map<string, { size: number; union: () => WordSet }>();
+  const planned = new Map<string, KeptUnionPlan>();
   for (const word of words) {
     // Alone (a hint word's codes count then too), last of several, before the last.
     const places: [WordTerms, number][] = [
@@ -88,16 +84,26 @@ export function chooseKeptUnions(
       }
     }
   }
-  const chosen: KeptUnion[] = [];
+  return [...planned.values()].sort((a, b) => b.size - a.size);
+}
+
+/**
+ * Builds `plans` in order, as the engine builds them, and yields the dense
+ * ones as long as `budget` bytes hold them: one union at a time in memory
+ * when the consumer writes each away.
+ */
+export function* chooseKeptUnions(
+  plans: readonly KeptUnionPlan[],
+  budget: number,
+): Generator<KeptUnion> {
   let bytes = 0;
-  for (const [key, plan] of [...planned].sort((a, b) => b[1].size - a[1].size)) {
-    const set = plan.union();
+  for (const { key, union } of plans) {
+    const set = union();
     if (set.kind !== "dense") continue;
-    if (bytes + set.bytes > budget) break;
+    if (bytes + set.bytes > budget) return;
     bytes += set.bytes;
-    chosen.push({ key, set });
+    yield { key, set };
   }
-  return chosen;
 }
 
 /** What {@linkcode addKeptUnions} did. */
@@ -140,9 +146,14 @@ export function addKeptUnions(
   let stats: KeptUnionsStats;
   try {
     const ctx = store.engineContext();
-    const words = keptUnionCandidates(store.db, ctx.index.size + 1);
-    const chosen = chooseKeptUnions(words, ctx, budget);
-    stats = writeKeptUnions(partPath(db, file), ctx.index.size + 1, parts.postings, chosen);
+    const plans = planKeptUnions(keptUnionCandidates(store.db, ctx.index.size + 1), ctx);
+    stats = writeKeptUnions(
+      partPath(db, file),
+      ctx.index.size + 1,
+      parts.postings,
+      chooseKeptUnions(plans, budget),
+      plans.map((plan) => plan.key),
+    );
   } finally {
     store.close();
   }

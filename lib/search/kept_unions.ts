@@ -132,9 +132,18 @@ export interface KeptUnionsStats {
   bytes: number;
 }
 
+/** A dense word set to keep, by its cache key. */
+export interface KeptUnion {
+  key: string;
+  set: WordSet;
+}
+
 /**
  * Writes `sets` (dense word sets over `universe` ids, by cache key) to
- * `path`, through a temporary file renamed when whole.
+ * `path`, through a temporary file renamed when whole. Each set is written
+ * as it comes, so a generator that builds them holds one at a time; the
+ * header, written last at the start, is given room for `mostKeys` (every
+ * key that may come; by default the keys of `sets`, when it is an array).
  *
  * @example
  * ```ts
@@ -145,58 +154,55 @@ export function writeKeptUnions(
   path: string,
   universe: number,
   postings: string,
-  sets: readonly { key: string; set: WordSet }[],
+  sets: Iterable<KeptUnion>,
+  mostKeys: readonly string[] = Array.isArray(sets) ? sets.map((s: KeptUnion) => s.key) : [],
 ): KeptUnionsStats {
   const layout = setLayout(universe);
   const encoder = new TextEncoder();
-  const headerOf = (start: number): Uint8Array => {
-    const header: KeptHeader = {
-      version: VERSION,
-      universe,
-      postings,
-      sets: sets.map(({ key, set }, i) => ({ key, size: set.size, at: start + i * layout.bytes })),
-    };
-    return encoder.encode(JSON.stringify(header));
-  };
-  // The header's length decides where the sets start: measured with a provisional start first.
-  let start = align8(12 + headerOf(0).length + 64);
-  let header = headerOf(start);
-  while (align8(12 + header.length) > start) {
-    start = align8(12 + header.length + 64);
-    header = headerOf(start);
-  }
+  const headerOf = (entries: KeptEntry[]): Uint8Array =>
+    encoder.encode(JSON.stringify({ version: VERSION, universe, postings, sets: entries }));
+  // Room for the longest header: every key that may come, with the widest numbers.
+  const widest = Number.MAX_SAFE_INTEGER;
+  const start = align8(
+    12 + headerOf(mostKeys.map((key) => ({ key, size: widest, at: widest }))).length,
+  );
   const temp = `${path}.writing`;
   const file = Deno.openSync(temp, { write: true, create: true, truncate: true });
   let whole = false;
+  const entries: KeptEntry[] = [];
   try {
     const writeAll = (bytes: Uint8Array) => {
       for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
     };
-    const head = new Uint8Array(start);
-    head.set(encoder.encode(MAGIC));
-    new DataView(head.buffer).setUint32(8, header.length, true);
-    head.set(header, 12);
-    writeAll(head);
-    const block = new Uint8Array(layout.bytes);
+    const gap = (bytes: number) => writeAll(new Uint8Array(bytes));
+    file.seekSync(start, Deno.SeekMode.Start);
     for (const { key, set } of sets) {
       if (set.kind !== "dense" || set.nibbles.length !== layout.nibbles) {
         throw new RangeError(`The union of '${key}' is not a dense set over ${universe} ids`);
       }
-      block.fill(0);
-      block.set(set.nibbles);
-      block.set(
-        new Uint8Array(set.bits.buffer, set.bits.byteOffset, set.bits.byteLength),
-        layout.bitsAt,
-      );
-      writeAll(block);
+      entries.push({ key, size: set.size, at: start + entries.length * layout.bytes });
+      writeAll(set.nibbles);
+      gap(layout.bitsAt - layout.nibbles);
+      writeAll(new Uint8Array(set.bits.buffer, set.bits.byteOffset, set.bits.byteLength));
+      gap(layout.bytes - layout.bitsAt - set.bits.byteLength);
     }
+    const header = headerOf(entries);
+    if (12 + header.length > start) {
+      throw new RangeError("A kept union came whose key was not given room in the header");
+    }
+    const head = new Uint8Array(12 + header.length);
+    head.set(encoder.encode(MAGIC));
+    new DataView(head.buffer).setUint32(8, header.length, true);
+    head.set(header, 12);
+    file.seekSync(0, Deno.SeekMode.Start);
+    writeAll(head);
     whole = true;
   } finally {
     file.close();
     if (!whole) Deno.removeSync(temp);
   }
   Deno.renameSync(temp, path);
-  return { sets: sets.length, bytes: start + sets.length * layout.bytes };
+  return { sets: entries.length, bytes: start + entries.length * layout.bytes };
 }
 
 /**
