@@ -1,5 +1,5 @@
 /**
- * `deno task bench:pair --base DIR [--db FILE] [--classes a,b] [--count N]`:
+ * `deno task bench:pair --base DIR [--db FILE] [--base-db FILE] [--classes a,b] [--count N]`:
  * this tree's search engine against another checkout's (`DIR`, made with
  * `git worktree add DIR <revision>`), side by side in one process. Each
  * opens its own store on the same database; the cold classes' URLs (built
@@ -9,7 +9,10 @@
  * falls on both alike where two full runs an hour apart cannot tell 10%
  * apart. Prints each class's engine time a search for both and their
  * ratio, and how many answers differ (total, page, facets): a change meant
- * to be faster is checked for the same answers in the same run.
+ * to be faster is checked for the same answers in the same run. With
+ * `--base-db`, the base side opens another file of the same data (a
+ * change to what is derived beside a database: `--base .` then compares
+ * the two files under this tree's code).
  *
  * The other checkout's modules are loaded through this tree's import map:
  * a revision with other dependencies may not load.
@@ -20,10 +23,12 @@ import { parseCli, runCli, UsageError } from "../lib/cli.ts";
 import { COLD_TEXT_CLASSES, type ColdClass, coldPaths, harvestPages } from "./cold.ts";
 import type { ResultRecord } from "./cold.ts";
 
-const USAGE = `Usage: deno task bench:pair --base DIR [--db FILE] [--classes a,b] [--count N]
+const USAGE =
+  `Usage: deno task bench:pair --base DIR [--db FILE] [--base-db FILE] [--classes a,b] [--count N]
 
   --base DIR     another checkout of this repository (git worktree add DIR <revision>)
   --db FILE      the database (default: $PROVIDERS_DB or data/providers.db)
+  --base-db FILE the database the base opens (default: --db), built from the same data
   --classes a,b  cold classes of /v1/providers/search (default: the six text classes)
   --count N      URLs measured per class (default 1500), after 300 others warm both up`;
 
@@ -146,7 +151,10 @@ export function pairMarkdown(results: readonly PairResult[], base: string): stri
 }
 
 async function main(): Promise<void> {
-  const args = parseCli(Deno.args, { string: ["base", "db", "classes", "count"], boolean: [] });
+  const args = parseCli(Deno.args, {
+    string: ["base", "db", "base-db", "classes", "count"],
+    boolean: [],
+  });
   if ((args as { help?: boolean }).help) {
     console.log(USAGE);
     return;
@@ -163,7 +171,7 @@ async function main(): Promise<void> {
     throw new UsageError(`No checkout at '${args.base}': git worktree add ${args.base} <revision>`);
   }
   const engine = await engineAt(new URL("..", import.meta.url), db);
-  const base = await engineAt(baseRoot, db);
+  const base = await engineAt(baseRoot, args["base-db"] ?? db);
   try {
     const { providers } = await harvestPages((zip) => Promise.resolve(engine.zipPage(zip)), {
       pages: 2000,

@@ -1,9 +1,10 @@
 /**
- * Kept unions: a database's commonest words' dense unions, built with it
- * and read in place, answer every search exactly as the unions built by
- * the search itself; the file reads back what was written; a cut, foreign
- * or missing file is refused with a clear error; the budget keeps the
- * largest.
+ * Kept unions: a database's commonest words' unions, dense and sparse,
+ * built with it and read in place, answer every search exactly as the
+ * unions built by the search itself; the file reads back what was written
+ * (and a version 1 file, dense sets only, as before); a cut, foreign or
+ * missing file is refused with a clear error; the budget keeps the dense
+ * first, the largest first.
  */
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { DatabaseSync } from "node:sqlite";
@@ -41,7 +42,7 @@ Deno.test("[kept unions] searches answer the same with them as with the unions t
   const { dir, db } = demo(6000);
   try {
     const added = addKeptUnions(db);
-    assert(added.written && added.sets >= 20, `${added.sets} unions kept`);
+    assert(added.written && added.sets >= 40, `${added.sets} unions kept`);
     const kept = openSearchableStore(db, { resultCacheBytes: 0 });
     const built = openSearchableStore(db, { resultCacheBytes: 0, keptUnions: false });
     try {
@@ -59,8 +60,18 @@ Deno.test("[kept unions] searches answer the same with them as with the unions t
         const { total, hits, facets, next } = store.search(query);
         return JSON.stringify({ total, hits, facets, next });
       };
-      // Each kept word alone, last of two, first of two; with filters, a point, facets, a page.
-      const words = [...new Set(unions.keys().map(wordOf))];
+      // Each dense word, and every fourth sparse one, alone, last of two, first of two; with
+      // filters, a point, facets, a page.
+      const kinds = (kind: string) => unions.keys().filter((key) => unions.get(key)!.kind === kind);
+      const dense = kinds("dense"), sparse = kinds("sparse");
+      assert(
+        dense.length >= 20 && sparse.length >= 20,
+        `${dense.length} dense, ${sparse.length} sparse`,
+      );
+      unions.hits = 0;
+      const words = [
+        ...new Set([...dense, ...sparse.filter((_, i) => i % 4 === 0)].map(wordOf)),
+      ];
       const paths: string[] = [];
       for (const [i, word] of words.entries()) {
         const other = words[(i * 7 + 3) % words.length]!;
@@ -96,29 +107,52 @@ Deno.test("[kept unions] the file reads back what was written", () => {
     const list = (n: number) =>
       Uint32Array.from(new Set(Array.from({ length: n }, () => Math.floor(random() * universe))))
         .sort();
-    const sets = [0, 1, 2].map((i) => ({
+    // Dense and sparse in turn; sparse of an odd number of ids (the next set starts padded).
+    const sets = [0, 1, 2, 3, 4].map((i) => ({
       key: `word${i}\u00001\u00001\u00000\u00000`,
       set: buildWordSet(
-        [{ list: list(300), level: 1 }, { list: list(200), level: 3 + i }],
+        i % 2 === 0
+          ? [{ list: list(300), level: 1 }, { list: list(200), level: 3 + i }]
+          : [{ list: list(7 + i * 10), level: 2 }, { list: list(9), level: 5 + i }],
         universe,
       ),
     }));
-    assert(sets.every(({ set }) => set.kind === "dense"));
+    assertEquals(sets.map(({ set }) => set.kind), ["dense", "sparse", "dense", "sparse", "dense"]);
     const path = `${dir}/kept.unions`;
     const stats = writeKeptUnions(path, universe, "p.postings", sets);
-    assertEquals(stats.sets, 3);
+    assertEquals(stats.sets, 5);
     assertEquals(stats.bytes, Deno.statSync(path).size);
+    const readsBack = (kept: KeptUnions, wrote: typeof sets) => {
+      assertEquals(kept.keys(), wrote.map((s) => s.key));
+      for (const { key, set } of wrote) {
+        const read = kept.get(key)!;
+        assertEquals([read.kind, read.size], [set.kind, set.size], key);
+        if (read.kind === "dense" && set.kind === "dense") {
+          assertEquals([...read.nibbles], [...set.nibbles], key);
+          assertEquals([...read.bits], [...set.bits], key);
+        } else if (read.kind === "sparse" && set.kind === "sparse") {
+          assertEquals([...read.set.ids], [...set.set.ids], key);
+          assertEquals([...read.set.levels], [...set.set.levels], key);
+        }
+      }
+    };
     const kept = KeptUnions.open(path, universe, "p.postings")!;
-    assertEquals(kept.keys(), sets.map((s) => s.key));
-    for (const { key, set } of sets) {
-      const read = kept.get(key) as Extract<WordSet, { kind: "dense" }>;
-      const wrote = set as Extract<WordSet, { kind: "dense" }>;
-      assertEquals(read.size, wrote.size);
-      assertEquals([...read.nibbles], [...wrote.nibbles], key);
-      assertEquals([...read.bits], [...wrote.bits], key);
-    }
+    readsBack(kept, sets);
     assertEquals(kept.get("word9\u00001\u00001\u00000\u00000"), undefined);
-    assertEquals(kept.hits, 3);
+    assertEquals(kept.hits, 5);
+    // A version 1 file (dense sets only, no form in their entries) reads as it did.
+    const dense = sets.filter(({ set }) => set.kind === "dense");
+    const v1 = `${dir}/v1.unions`;
+    writeKeptUnions(v1, universe, "p.postings", dense);
+    const v1Bytes = Deno.readFileSync(v1);
+    const v1HeaderEnd = 12 + new DataView(v1Bytes.buffer).getUint32(8, true);
+    const v1Text = new TextDecoder().decode(v1Bytes.subarray(0, v1HeaderEnd));
+    const blank = (text: string, from: string, to: string) =>
+      text.replaceAll(from, to.padEnd(from.length, " "));
+    const v1Header = blank(blank(v1Text, '"version":2', '"version":1'), '"kind":"dense",', "");
+    v1Bytes.set(new TextEncoder().encode(v1Header));
+    Deno.writeFileSync(v1, v1Bytes);
+    readsBack(KeptUnions.open(v1, universe, "p.postings")!, dense);
     // Another index's, or cut short: refused, saying why.
     assertThrows(() => KeptUnions.open(path, universe + 1, "p.postings"), Error, "another index");
     assertThrows(() => KeptUnions.open(path, universe, "q.postings"), Error, "another index");
@@ -133,14 +167,13 @@ Deno.test("[kept unions] the file reads back what was written", () => {
       Error,
       "no kept unions header",
     );
-    // A set that is not dense over the universe is not written.
-    const sparse = buildWordSet([{ list: Uint32Array.of(1, 2), level: 1 }], universe);
-    assertThrows(
-      () =>
-        writeKeptUnions(`${dir}/other.unions`, universe, "p.postings", [{ key: "x", set: sparse }]),
-      RangeError,
-      "not a dense set",
-    );
+    // A set over another universe is not written.
+    const writeOne = (set: WordSet) =>
+      writeKeptUnions(`${dir}/other.unions`, universe, "p.postings", [{ key: "x", set }]);
+    const beyond = buildWordSet([{ list: Uint32Array.of(1, universe + 4), level: 1 }], 9999);
+    assertThrows(() => writeOne(beyond), RangeError, "not a sparse set over 1001 ids");
+    const wider = buildWordSet([{ list: list(900), level: 1 }], universe * 2);
+    assertThrows(() => writeOne(wider), RangeError, "not a dense set over 1001 ids");
     assertThrows(() => Deno.statSync(`${dir}/other.unions.writing`), Deno.errors.NotFound);
   } finally {
     Deno.removeSync(dir, { recursive: true });
@@ -158,14 +191,23 @@ Deno.test("[kept unions] named in the database, listed with its parts, kept with
       const ctx = store.engineContext();
       const words = keptUnionCandidates(store.db, ctx.index.size + 1);
       assert(words.length > 10, `${words.length} candidate words`);
-      const all = [...chooseKeptUnions(planKeptUnions(words, ctx), Infinity)];
+      const plans = planKeptUnions(words, ctx);
+      // The dense first, then the sparse, each the longest parts first.
+      const kinds = plans.map((plan) => plan.kind);
+      const firstSparse = kinds.indexOf("sparse");
+      assert(firstSparse > 3, `${firstSparse} dense unions planned`);
+      assert(kinds.slice(firstSparse).every((kind) => kind === "sparse"), "the dense first");
+      for (const part of [plans.slice(0, firstSparse), plans.slice(firstSparse)]) {
+        assert(part.every((plan, i) => i === 0 || plan.size <= part[i - 1]!.size), "longest first");
+      }
+      const all = [...chooseKeptUnions(plans, Infinity)];
       everything = all.length;
+      assert(all.some(({ set }) => set.kind === "sparse"), "sparse unions kept too");
       perSet = all[0]!.set.bytes;
       largest = all.slice(0, 3).map((u) => u.set.size);
     } finally {
       store.close();
     }
-    assert(everything > 3, `${everything} dense unions`);
     const three = addKeptUnions(db, { budget: perSet * 3 + perSet / 2 });
     assertEquals(three.sets, 3);
     const parts = readPartNames(db)!;

@@ -1275,10 +1275,14 @@ function worstLevelTop(
 
 /**
  * The words of a plan less its least informative: every word that matches
- * nothing (when some other word does), else the one with most candidates.
+ * nothing (when some other word does), else the one with most candidates,
+ * counted in its parts whether or not its union is cached or kept (a
+ * union's exact size would make the word left out, and so the answer,
+ * depend on what earlier searches left in the cache).
  */
 function leastInformativeLeftOut(plan: readonly WordTerms[], ctx: EngineContext): string[] {
-  const sized = plan.map((w) => ({ word: w.word, size: planWord(w, plan.length, ctx).size }));
+  const uncached: EngineContext = { ...ctx, wordSets: undefined, keptUnions: null };
+  const sized = plan.map((w) => ({ word: w.word, size: planWord(w, plan.length, uncached).size }));
   const matching = sized.filter((w) => w.size > 0);
   if (matching.length > 0 && matching.length < sized.length) return matching.map((w) => w.word);
   let most = 0;

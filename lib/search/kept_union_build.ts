@@ -2,8 +2,18 @@
  * Choosing and building the kept unions of a database (`kept_unions.ts`):
  * the words and prefixes whose union would be dense, as the engine plans
  * them in the three places a query word can stand (alone, as the last word
- * typed, before it), the largest first within a byte budget; then naming
- * the file in the database, as the index map is named.
+ * typed, before it), the largest first within a byte budget; then, in what
+ * the budget leaves, the sparse unions of the words among others (last, or
+ * before the last) that {@linkcode SPARSE_FRACTION} of the registry holds,
+ * the largest first; then naming the file in the database, as the index
+ * map is named.
+ *
+ * A word among others is the case worth keeping sparse: met the first time,
+ * the engine looks the candidates up in its parts (dozens to hundreds of
+ * lists for a prefix such as `che`), and met again, it builds the union;
+ * kept, it is one intersection with a list already made. A word alone is
+ * the search's whole answer, built once and then cached, so only its dense
+ * unions are kept.
  *
  * The candidates are the vocabulary's terms and their prefixes of
  * {@linkcode MIN_PREFIX} to {@linkcode MAX_PREFIX} letters that enough
@@ -22,8 +32,15 @@ import { type KeptUnion, type KeptUnionsStats, writeKeptUnions } from "./kept_un
 import { DENSE_FRACTION, type WordSet } from "./word_sets.ts";
 import { openSearchableStore } from "./searcher.ts";
 
-/** Bytes of kept unions a database gets at most by default (2 GiB; 1.6 GB, 259 unions, at 9.7 million providers). */
-export const KEPT_UNIONS_BYTES = 2 * 1024 * 1024 * 1024;
+/** Bytes of kept unions a database gets at most by default (4 GiB; see the search guide for 9.7 million providers). */
+export const KEPT_UNIONS_BYTES = 4 * 1024 * 1024 * 1024;
+
+/**
+ * A sparse union is kept when it holds at least `universe / SPARSE_FRACTION`
+ * ids (38,000 at 9.7 million providers): below, building it from its parts
+ * costs about what a search costs anyway.
+ */
+export const SPARSE_FRACTION = 256;
 
 /** Shortest prefix tried (a one-letter query is not searched as a prefix). */
 export const MIN_PREFIX = 2;
@@ -32,8 +49,9 @@ export const MAX_PREFIX = 8;
 
 /**
  * Words worth planning: terms and prefixes whose terms' provider counts add
- * up to a sixteenth of `universe` or more (half a dense union's size: a
- * word's parts may count a provider in several fields), most first.
+ * up to half the smallest union kept or more (`universe / (2 *
+ * SPARSE_FRACTION)`: a word's parts may count a provider in several
+ * fields), most first.
  */
 export function keptUnionCandidates(db: DatabaseSync, universe: number): string[] {
   const sums = new Map<string, number>();
@@ -47,25 +65,29 @@ export function keptUnionCandidates(db: DatabaseSync, universe: number): string[
     }
     if (term.length >= MIN_PREFIX) sums.set(term, (sums.get(term) ?? 0) + docs);
   }
-  const least = universe / (DENSE_FRACTION * 2);
+  const least = universe / (SPARSE_FRACTION * 2);
   return [...sums].filter(([, docs]) => docs >= least).sort((a, b) =>
     b[1] - a[1] || (a[0] < b[0] ? -1 : 1)
   )
     .map(([word]) => word);
 }
 
-/** A word's union as planned: its cache key, the total length of its parts, and how to build it. */
+/** A word's union as planned: its cache key, the form kept, the total length of its parts, and how to build it. */
 export interface KeptUnionPlan {
   key: string;
+  kind: WordSet["kind"];
+  /** Ids the built union must hold to be kept. */
+  least: number;
   size: number;
   union: () => WordSet;
 }
 
 /**
- * The unions of `words` that would be dense, each planned alone (a query
- * of one word, a prefix), as the last of several words and as a word
- * before the last, those whose parts are longest first (the costliest to
- * build); none built yet.
+ * The unions of `words` worth keeping, none built yet: those that would be
+ * dense, each planned alone (a query of one word, a prefix), as the last of
+ * several words and as a word before the last, those whose parts are
+ * longest first (the costliest to build); then the sparse ones of the last
+ * two places, longest first.
  */
 export function planKeptUnions(words: readonly string[], ctx: EngineContext): KeptUnionPlan[] {
   const universe = ctx.index.size + 1;
@@ -79,27 +101,32 @@ export function planKeptUnions(words: readonly string[], ctx: EngineContext): Ke
     ];
     for (const [terms, count] of places) {
       const plan = plannedUnion(terms, count, ctx);
-      if (plan.size * DENSE_FRACTION >= universe && !planned.has(plan.key)) {
-        planned.set(plan.key, plan);
+      if (planned.has(plan.key)) continue;
+      if (plan.size * DENSE_FRACTION >= universe) {
+        planned.set(plan.key, { ...plan, kind: "dense", least: 0 });
+      } else if (count > 1 && plan.size * SPARSE_FRACTION >= universe) {
+        planned.set(plan.key, { ...plan, kind: "sparse", least: universe / SPARSE_FRACTION });
       }
     }
   }
-  return [...planned.values()].sort((a, b) => b.size - a.size);
+  const order = (plan: KeptUnionPlan) => plan.kind === "dense" ? 0 : 1;
+  return [...planned.values()].sort((a, b) => order(a) - order(b) || b.size - a.size);
 }
 
 /**
- * Builds `plans` in order, as the engine builds them, and yields the dense
- * ones as long as `budget` bytes hold them: one union at a time in memory
- * when the consumer writes each away.
+ * Builds `plans` in order, as the engine builds them, and yields those
+ * built in the form planned and large enough (a plan's size counts an id
+ * once a part: the union may be smaller) as long as `budget` bytes hold
+ * them: one union at a time in memory when the consumer writes each away.
  */
 export function* chooseKeptUnions(
   plans: readonly KeptUnionPlan[],
   budget: number,
 ): Generator<KeptUnion> {
   let bytes = 0;
-  for (const { key, union } of plans) {
+  for (const { key, kind, least, union } of plans) {
     const set = union();
-    if (set.kind !== "dense") continue;
+    if (set.kind !== kind || set.size < least) continue;
     if (bytes + set.bytes > budget) return;
     bytes += set.bytes;
     yield { key, set };
