@@ -137,7 +137,7 @@ async function openStoreAndPool(
   // The workers search; this thread only reads records (detail, dataset, specialties).
   // Its index, loaded only for the few lookups the FHIR routes make here, reads the index map in
   // place (or, without one, takes the workers' large columns from shared memory) and keeps a small
-  // posting cache.
+  // posting cache. Those lookups match no query words, so the kept unions are not mapped here.
   let pool: SearchPool | null = null;
   const store = withSearch(
     openSqliteStore(path, {
@@ -147,7 +147,7 @@ async function openStoreAndPool(
       holdRecords,
       sharedColumns: () => pool?.columns ?? {},
     }),
-    { lazy: true },
+    { lazy: true, keptUnions: false },
   );
   try {
     pool = await SearchPool.start({
