@@ -200,6 +200,8 @@ Deno.test("[kept unions] named in the database, listed with its parts, kept with
       for (const part of [plans.slice(0, firstSparse), plans.slice(firstSparse)]) {
         assert(part.every((plan, i) => i === 0 || plan.size <= part[i - 1]!.size), "longest first");
       }
+      // A plan builds its union anew at each call, holding none it has let go of.
+      assert(plans[0]!.union() !== plans[0]!.union(), "a plan does not keep its union");
       const all = [...chooseKeptUnions(plans, Infinity)];
       everything = all.length;
       assert(all.some(({ set }) => set.kind === "sparse"), "sparse unions kept too");

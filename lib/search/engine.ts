@@ -636,14 +636,21 @@ export function plannedUnion(
 ): { key: string; size: number; union: () => WordSet } {
   const fresh: EngineContext = { ...ctx, wordSets: undefined, keptUnions: null };
   const planned = planWord(w, words, fresh);
-  return { key: planned.key, size: planned.size, union: () => wordUnion(planned, fresh) };
+  // Built anew at each call and not remembered on the plan: a caller holding many plans (the kept
+  // unions' build) holds no union it has let go of.
+  return { key: planned.key, size: planned.size, union: () => partsUnion(planned, fresh) };
+}
+
+/** The union of a word's parts, built. */
+function partsUnion(word: PlannedWord, ctx: EngineContext): WordSet {
+  const parts = word.codes ? [...word.parts, ...word.codes.parts()] : word.parts;
+  return buildWordSet(parts, ctx.index.size + 1, ctx.wordSets?.stock);
 }
 
 /** The union of a word's parts, kept in the word-set cache when large or recurring. */
 function wordUnion(word: PlannedWord, ctx: EngineContext, recurring = false): WordSet {
   if (word.set) return word.set;
-  const parts = word.codes ? [...word.parts, ...word.codes.parts()] : word.parts;
-  const set = buildWordSet(parts, ctx.index.size + 1, ctx.wordSets?.stock);
+  const set = partsUnion(word, ctx);
   word.set = set;
   const min = recurring ? RECURRING_WORD_MIN_IDS : WORD_SET_MIN_IDS;
   if ((set.kind === "dense" || set.size >= min) && ctx.wordSets) ctx.wordSets.set(word.key, set);
