@@ -48,8 +48,8 @@ export interface SearcherOptions {
   /** Bytes of finished result sets. Default 32 MB. */
   resultCacheBytes?: number;
   /**
-   * Bytes of common words' unions. Default 256 MB (448 MB before the commonest words' dense unions
-   * were kept with the database: `kept_unions.ts`).
+   * Bytes of common words' unions. Default 128 MB (448 MB before the commonest words' dense unions
+   * were kept with the database, 256 MB before their sparse ones were: `kept_unions.ts`).
    */
   wordSetCacheBytes?: number;
   /** Bytes of recurring common words' member bits (1.2 MB each at 9.7 million). Default 32 MB. */
@@ -101,7 +101,7 @@ export function withSearch(
       typos: new TypoFinder(store.db, index.typoBuckets()),
       specialties: specialtyVocabulary(index.codes, store.describe),
       cache: new ResultCache(options.resultCacheBytes ?? 32 * 1024 * 1024),
-      wordSets: new WordSetCache(options.wordSetCacheBytes ?? 256 * 1024 * 1024, {
+      wordSets: new WordSetCache(options.wordSetCacheBytes ?? 128 * 1024 * 1024, {
         share: options.shareWordSets,
       }),
       filterLists: new FilterCache(options.filterCacheBytes ?? 48 * 1024 * 1024),
