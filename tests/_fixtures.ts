@@ -15,6 +15,8 @@ import {
 import { formatNppesRow } from "../lib/nppes/csv_write.ts";
 import { npiCheckDigit } from "../lib/npi.ts";
 import { runImport } from "../lib/import/importer.ts";
+import { DatabaseSync } from "node:sqlite";
+import { type PartNames, PARTS_META_KEY } from "../lib/store/parts.ts";
 
 /** A valid NPI from its first nine digits. */
 export function npi(first9: string): string {
@@ -250,4 +252,17 @@ export async function demoImportFiles(
     pl: byKind.pl,
     endpoint: byKind.endpoint,
   };
+}
+
+/** Rewrites the parts a database's meta names (as an older build, naming fewer, left them). */
+export function writePartNames(db: string, parts: PartNames): void {
+  const main = new DatabaseSync(db);
+  try {
+    main.prepare("UPDATE meta SET value = ? WHERE key = ?").run(
+      JSON.stringify(parts),
+      PARTS_META_KEY,
+    );
+  } finally {
+    main.close();
+  }
 }

@@ -18,7 +18,8 @@ import { IndexMap } from "../lib/index/index_map.ts";
 import { FIELD } from "../lib/index/fields.ts";
 import { canMapFiles } from "../lib/index/mapped_file.ts";
 import { addIndexMap } from "../lib/store/add_index_map.ts";
-import { partPath, PARTS_META_KEY, readPartNames } from "../lib/store/parts.ts";
+import { partPath, readPartNames } from "../lib/store/parts.ts";
+import { writePartNames } from "./_fixtures.ts";
 import { openSearchableStore } from "../lib/search/searcher.ts";
 import { SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
 import { specialtyIndex } from "../routes/specialties.ts";
@@ -202,13 +203,8 @@ Deno.test("[index map] a database built before maps is given one", () => {
     const mapFile = parts.map!;
     // As an older build left it: no map, none named.
     Deno.removeSync(partPath(db, mapFile));
-    const main = new DatabaseSync(db);
     const { map: _, ...older } = parts;
-    main.prepare("UPDATE meta SET value = ? WHERE key = ?").run(
-      JSON.stringify(older),
-      PARTS_META_KEY,
-    );
-    main.close();
+    writePartNames(db, older);
     const urls = ["/v1/providers/search?q=jo", "/v1/providers/search?q=smith&state=CA"];
     const before = answers(db, true, urls);
     // A server holding the database: nothing is named, and no map is left behind.

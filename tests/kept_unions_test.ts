@@ -7,10 +7,9 @@
  * first, the largest first.
  */
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
-import { DatabaseSync } from "node:sqlite";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
 import { canMapFiles } from "../lib/index/mapped_file.ts";
-import { partFiles, partPath, PARTS_META_KEY, readPartNames } from "../lib/store/parts.ts";
+import { partFiles, partPath, readPartNames } from "../lib/store/parts.ts";
 import { openSearchableStore } from "../lib/search/searcher.ts";
 import { SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
 import { specialtyIndex } from "../routes/specialties.ts";
@@ -23,7 +22,7 @@ import {
 } from "../lib/search/kept_union_build.ts";
 import { buildWordSet, type WordSet } from "../lib/search/word_sets.ts";
 import { seededRandom } from "./_utils.ts";
-import { demoImportFiles } from "./_fixtures.ts";
+import { demoImportFiles, writePartNames } from "./_fixtures.ts";
 import { runImport } from "../lib/import/importer.ts";
 
 /** A demo database in a new folder, with its parts. */
@@ -238,13 +237,8 @@ Deno.test("[kept unions] named in the database, listed with its parts, kept with
       restored.close();
     }
     // One naming none searches as before.
-    const main = new DatabaseSync(db);
     const { unions: _, ...without } = parts;
-    main.prepare("UPDATE meta SET value = ? WHERE key = ?").run(
-      JSON.stringify(without),
-      PARTS_META_KEY,
-    );
-    main.close();
+    writePartNames(db, without);
     const plain = openSearchableStore(db);
     try {
       assertEquals(plain.engineContext().keptUnions, null);
