@@ -40,7 +40,7 @@ function main(): void {
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
-    `Wrote ${added.file}: ${added.sets} unions, ${
+    `Wrote ${added.file}: ${added.sets} unions, ${added.codes} codes by state, ${added.codeSets} specialties, ${
       (added.bytes / 1048576).toFixed(0)
     } MB, in ${seconds} s`,
   );

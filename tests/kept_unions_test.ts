@@ -1,10 +1,11 @@
 /**
- * Kept unions: a database's commonest words' unions, dense and sparse,
- * built with it and read in place, answer every search exactly as the
- * unions built by the search itself; the file reads back what was written
- * (and a version 1 file, dense sets only, as before); a cut, foreign or
- * missing file is refused with a clear error; the budget keeps the dense
- * first, the largest first.
+ * Kept unions: a database's commonest words' unions, dense and sparse, its
+ * taxonomy codes grouped by state and its specialties' unions, built with
+ * it and read in place, answer every search exactly as the unions built by
+ * the search itself; the file reads back what was written (and a version 1
+ * file, dense sets only, as before); a cut, foreign or missing file is
+ * refused with a clear error; the budget keeps the dense first, the
+ * largest first.
  */
 import { assert, assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
@@ -13,10 +14,12 @@ import { partFiles, partPath, readPartNames } from "../lib/store/parts.ts";
 import { openSearchableStore } from "../lib/search/searcher.ts";
 import { SEARCH_PARAMS, toSearchQuery } from "../lib/search/params.ts";
 import { specialtyIndex } from "../routes/specialties.ts";
-import { KeptUnions, writeKeptUnions } from "../lib/search/kept_unions.ts";
+import { codeSetKey, KeptUnions, writeKeptUnions } from "../lib/search/kept_unions.ts";
+import { bitsOf } from "../lib/index/sorted.ts";
 import {
   addKeptUnions,
   chooseKeptUnions,
+  groupByState,
   keptUnionCandidates,
   planKeptUnions,
 } from "../lib/search/kept_union_build.ts";
@@ -40,8 +43,10 @@ Deno.test("[kept unions] searches answer the same with them as with the unions t
   assert(canMapFiles(), "the test task allows FFI for the C library");
   const { dir, db } = demo(6000);
   try {
-    const added = addKeptUnions(db);
+    // Specialties' unions of 100 providers or more kept too (9.7 million providers: 50,000).
+    const added = addKeptUnions(db, { specialtyLeast: 100 });
     assert(added.written && added.sets >= 40, `${added.sets} unions kept`);
+    assert(added.codeSets >= 10, `${added.codeSets} specialties kept`);
     const kept = openSearchableStore(db, { resultCacheBytes: 0 });
     const built = openSearchableStore(db, { resultCacheBytes: 0, keptUnions: false });
     try {
@@ -89,6 +94,51 @@ Deno.test("[kept unions] searches answer the same with them as with the unions t
         unions.hits >= words.length,
         `${unions.hits} unions read for ${paths.length} searches`,
       );
+      // Codes within states: every code, with one state or two, facets, words, a point, a page;
+      // specialties of several codes; a state no provider is in.
+      const { index } = kept.engineContext();
+      const codes = index.codes.filter((code) => code !== "");
+      const states = index.states.filter((state) => /^[A-Z]{2}$/.test(state));
+      assertEquals(unions.codes, codes.length);
+      const byState: string[] = [];
+      for (const [i, code] of codes.entries()) {
+        const state = states[i % states.length]!, other = states[(i * 5 + 2) % states.length]!;
+        const word = words[i % words.length]!;
+        byState.push(
+          `/v1/providers/search?taxonomy=${code}&state=${state}&facets=city,taxonomy,sex`,
+          `/v1/providers/search?taxonomy=${code},${
+            codes[(i + 1) % codes.length]
+          }&state=${state},${other}`,
+          `/v1/providers/search?q=${word}&taxonomy=${code}&state=${other}&offset=10&limit=10`,
+          `/v1/providers/search?taxonomy=${code}&state=${state}&near=10001&radius=500`,
+        );
+      }
+      byState.push(
+        "/v1/providers/search?specialty=nurse&state=CA&facets=taxonomy",
+        "/v1/providers/search?specialty=dentist,counselor&state=NY,TX&entity_type=individual",
+        "/v1/providers/search?specialty=dentist&taxonomy=1223G0001X&state=FL",
+        "/v1/providers/search?specialty=pharmacy&state=GU",
+      );
+      for (const path of byState) assertEquals(answer(kept, path), answer(built, path), path);
+      assert(unions.groupHits >= codes.length * 4, `${unions.groupHits} codes' groups read`);
+      // Specialties without a state: alone, around a point, with words, faceted.
+      unions.groupHits = 0;
+      const names = kept.taxonomy().map(({ display }) => display)
+        .filter((display) => !display.includes(",") && display.length <= 100);
+      const specialtyPaths = names.flatMap((display, i) => {
+        const name = encodeURIComponent(display);
+        return [
+          `/v1/providers/search?specialty=${name}&facets=state,sex`,
+          `/v1/providers/search?specialty=${name}&near=${
+            ["10001", "60601", "94103"][i % 3]
+          }&radius=50`,
+          `/v1/providers/search?q=${words[i % words.length]}&specialty=${name}&limit=5`,
+        ];
+      });
+      for (const path of specialtyPaths) {
+        assertEquals(answer(kept, path), answer(built, path), path);
+      }
+      assert(unions.groupHits >= added.codeSets, `${unions.groupHits} specialties' unions read`);
     } finally {
       kept.close();
       built.close();
@@ -148,7 +198,7 @@ Deno.test("[kept unions] the file reads back what was written", () => {
     const v1Text = new TextDecoder().decode(v1Bytes.subarray(0, v1HeaderEnd));
     const blank = (text: string, from: string, to: string) =>
       text.replaceAll(from, to.padEnd(from.length, " "));
-    const v1Header = blank(blank(v1Text, '"version":2', '"version":1'), '"kind":"dense",', "");
+    const v1Header = blank(blank(v1Text, '"version":3', '"version":1'), '"kind":"dense",', "");
     v1Bytes.set(new TextEncoder().encode(v1Header));
     Deno.writeFileSync(v1, v1Bytes);
     readsBack(KeptUnions.open(v1, universe, "p.postings")!, dense);
@@ -174,6 +224,70 @@ Deno.test("[kept unions] the file reads back what was written", () => {
     const wider = buildWordSet([{ list: list(900), level: 1 }], universe * 2);
     assertThrows(() => writeOne(wider), RangeError, "not a dense set over 1001 ids");
     assertThrows(() => Deno.statSync(`${dir}/other.unions.writing`), Deno.errors.NotFound);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("[kept unions] codes grouped by state, each group ascending, and specialties' unions read back whole", () => {
+  const random = seededRandom(11);
+  const universe = 5000, values = 7;
+  const column = Uint8Array.from({ length: universe }, () => Math.floor(random() * values));
+  const list = (n: number) =>
+    Uint32Array.from(new Set(Array.from({ length: n }, () => Math.floor(random() * universe))))
+      .sort();
+  const lists = [list(0), list(1), list(40), list(3000)];
+  const grouped = lists.map((ids) => groupByState(ids, column, values));
+  for (const [k, { starts, ids }] of grouped.entries()) {
+    assertEquals(starts.length, values + 1);
+    assertEquals([starts[0], starts[values]], [0, lists[k]!.length]);
+    for (let v = 0; v < values; v++) {
+      const group = [...ids.subarray(starts[v], starts[v + 1])];
+      assertEquals(group, [...lists[k]!].filter((id) => column[id] === v), `value ${v}`);
+    }
+  }
+  const dir = Deno.makeTempDirSync();
+  try {
+    const path = `${dir}/kept.unions`;
+    const word = {
+      key: "word\u00001\u00001\u00000\u00000",
+      set: buildWordSet([{ list: list(9), level: 2 }], universe),
+    };
+    const kept = grouped.map((groups, k) => ({ key: `CODE${k}X`, groups }));
+    // A code set's union (ids of an odd count: its bits start padded), under its sorted key.
+    const ids = list(301);
+    const union = {
+      key: codeSetKey(["CODE2X", "CODE1X"]),
+      union: { ids, bits: bitsOf([ids], universe) },
+    };
+    const stats = writeKeptUnions(path, universe, "p.postings", [...kept, union, word]);
+    assertEquals([stats.sets, stats.codes, stats.codeSets], [1, 4, 1]);
+    const read = KeptUnions.open(path, universe, "p.postings")!;
+    assertEquals([read.size, read.codes, read.codeSets], [1, 4, 1]);
+    const back = read.codeSet(["CODE1X", "CODE2X", "CODE1X"])!;
+    assertEquals([[...back.ids], [...back.bits]], [[...ids], [...union.union.bits]]);
+    assertEquals(read.codeSet(["CODE1X"]), undefined);
+    for (const { key, groups } of kept) {
+      const back = read.byState(key)!;
+      assertEquals([[...back.starts], [...back.ids]], [[...groups.starts], [...groups.ids]], key);
+    }
+    assertEquals(read.byState("CODE9X"), undefined);
+    assertEquals(read.get(word.key)!.size, word.set.size);
+    // Groups that do not add up to their ids are refused.
+    const bytes = Deno.readFileSync(path);
+    const text = new TextDecoder().decode(bytes.subarray(0, 4096));
+    const at = text.indexOf('"states":7');
+    assert(at > 0, "the header names the state column's values");
+    bytes.set(new TextEncoder().encode('"states":6'), at);
+    Deno.writeFileSync(path, bytes);
+    assertThrows(() => KeptUnions.open(path, universe, "p.postings"), Error, "do not add up");
+    // Codes grouped over different columns are not written together.
+    const other = groupByState(list(20), column, values - 1);
+    assertThrows(
+      () => writeKeptUnions(path, universe, "p.postings", [...kept, { key: "Z", groups: other }]),
+      RangeError,
+      "not 7 states' ids",
+    );
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

@@ -12,6 +12,7 @@ import {
   buildSpecialtyIndex,
   resolveSpecialty,
   searchSpecialties,
+  specialtyCodeSets,
   type SpecialtyResolution,
   taxonomyEntry,
 } from "../lib/taxonomy/resolve.ts";
@@ -232,6 +233,23 @@ Deno.test("[taxonomy] every synonym term resolves to its own entry", () => {
       );
     }
   }
+});
+
+Deno.test("[taxonomy] the known code sets are what names and synonyms resolve to", () => {
+  const sets = specialtyCodeSets(INDEX);
+  const keys = new Set(sets.map((codes) => codes.join(",")));
+  assertEquals(keys.size, sets.length, "each set once");
+  for (const codes of sets) assertEquals(codes, [...codes].sort(), "sorted");
+  const phrases = [
+    ...BUILTIN.flatMap((e) => [e.display, e.classification ?? "", e.specialization ?? ""]),
+    ...SPECIALTY_SYNONYMS.flatMap((synonym) => synonym.terms),
+  ].filter((phrase) => phrase !== "");
+  let whole = 0;
+  for (const phrase of phrases) {
+    const resolved = resolveSpecialty(INDEX, phrase);
+    if (resolved.ok && keys.has(resolved.codes.join(","))) whole++;
+  }
+  assertEquals(whole, phrases.length, "every name and synonym resolves to a known set");
 });
 
 Deno.test("[taxonomy] resolves everyday specialty words", async (t) => {

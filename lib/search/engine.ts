@@ -339,8 +339,9 @@ function stateFilter(states: readonly string[], index: SearchIndex): FilterList 
 }
 
 /**
- * The filter of taxonomy codes: their union with its bitmap when cached;
- * else few candidates are tested on their codes (see `codesFilter`), and
+ * The filter of taxonomy codes: their union with its bitmap when cached or
+ * kept with the database (a specialty's: see `kept_union_build.ts`); else
+ * few candidates are tested on their codes (see `codesFilter`), and
  * the codes' lists are read, united and cached only when the filter drives
  * the query (it is the shortest of its filters) or meets many candidates.
  */
@@ -348,6 +349,9 @@ function codesFilterOf(codes: readonly string[], ctx: EngineContext): FilterList
   const key = `codes:${codes}`;
   const kept = ctx.filterLists?.get(key);
   if (kept) return kept;
+  // A specialty's union built with the database, read in place (`kept_unions.ts`).
+  const union = ctx.keptUnions?.codeSet(codes);
+  if (union) return { ids: union.ids, size: union.ids.length, bits: union.bits, bytes: 0 };
   const { index } = ctx;
   const universe = index.size + 1;
   const pass = new Uint8Array(index.codes.length);
@@ -365,6 +369,31 @@ function codesFilterOf(codes: readonly string[], ctx: EngineContext): FilterList
     () =>
       keptFilterList(key, unionAll(codes.map((c) => index.list(FIELD.anyCode, c)), universe), ctx),
   );
+}
+
+/**
+ * The providers holding one of `codes` whose state passes (`pass`), from
+ * the codes' kept lists grouped by state; null when one of the codes has
+ * none kept.
+ */
+function codesInStates(
+  codes: readonly string[],
+  pass: Uint8Array,
+  ctx: EngineContext,
+): Uint32Array | null {
+  const parts: Uint32Array[] = [];
+  for (const code of codes) {
+    if (ctx.index.codeNumber(code) === 0) continue;
+    const groups = ctx.keptUnions!.byState(code);
+    if (!groups) return null;
+    const { starts, ids } = groups;
+    for (let v = 0; v + 1 < starts.length; v++) {
+      if (pass[v] === 1 && starts[v + 1]! > starts[v]!) {
+        parts.push(ids.subarray(starts[v], starts[v + 1]));
+      }
+    }
+  }
+  return unionAll(parts, ctx.index.size + 1);
 }
 
 /** A filter list of `ids`, kept in the filter cache under `key` when long enough for a bitmap. */
@@ -399,7 +428,14 @@ function listFilters(
     }[];
     plain(Uint32Array.from(rows, (r) => r.id));
   }
-  if (query.states) lists.push(stateFilter(query.states, index));
+  const states = query.states ? stateFilter(query.states, index) : null;
+  const codeSets = [query.taxonomyCodes, query.specialtyCodes].filter((codes) => !!codes);
+  // Codes within the states, from the codes' kept lists grouped by state (null where not kept).
+  const withinStates = codeSets.map((codes) =>
+    states && ctx.keptUnions ? codesInStates(codes, states.column!.pass, ctx) : null
+  );
+  // The state column is tested unless every codes filter is answered within the states.
+  if (states && (codeSets.length === 0 || withinStates.includes(null))) lists.push(states);
   if (query.cities) {
     const cities = query.cities;
     cached(`city:${cities}`, () =>
@@ -419,9 +455,10 @@ function listFilters(
     plain(unionAll(parts, universe));
   }
   if (query.addresses) plain(addressIds(index, query.addresses));
-  for (const codes of [query.taxonomyCodes, query.specialtyCodes]) {
-    if (codes) lists.push(codesFilterOf(codes, ctx));
-  }
+  codeSets.forEach((codes, k) => {
+    const within = withinStates[k];
+    lists.push(within ? idsFilter(within) : codesFilterOf(codes, ctx));
+  });
   const days: Extract<ExtraFilter, { kind: "updated" }>[] = [];
   for (const extra of query.extraFilters ?? []) {
     if (extra.kind === "updated") days.push(extra);
@@ -1740,13 +1777,21 @@ function before(a: { value: string; count: number }, b: { value: string; count: 
 
 /**
  * The {@linkcode FACET_SIZE} values with most providers (value 0, none, left
- * out), by count then value: one pass over the counts keeping the best so
- * far in order, so that only values that may enter it are named (a city
- * facet counts over some 30,000 city numbers).
+ * out), by count then value: one pass over the counts (or over `values`,
+ * ascending, when only those were counted) keeping the best so far in
+ * order, so that only values that may enter it are named (a city facet
+ * counts over some 30,000 city numbers).
  */
-function top(counts: Uint32Array, name: (v: number) => string): { value: string; count: number }[] {
+function top(
+  counts: Uint32Array,
+  name: (v: number) => string,
+  values: readonly number[] | null = null,
+): { value: string; count: number }[] {
   const best: { value: string; count: number }[] = [];
-  for (let v = 1; v < counts.length; v++) {
+  const end = values ? values.length : counts.length;
+  for (let k = values ? 0 : 1; k < end; k++) {
+    const v = values ? values[k]! : k;
+    if (v === 0) continue;
     const count = counts[v]!;
     if (count === 0) continue;
     if (best.length === FACET_SIZE && count < best[FACET_SIZE - 1]!.count) continue;
@@ -1790,7 +1835,16 @@ function facetCounts(
       states[state![ids[i]!]!]!++;
     }
   }
-  if (cities) {
+  // The city numbers met, when far fewer matches than cities: the top is found among them alone.
+  let met: number[] | null = null;
+  if (cities && n * 8 < cities.length) {
+    met = [];
+    for (let i = 0; i < n; i++) {
+      const v = city![ids[i]!]!;
+      if (cities[v]!++ === 0) met.push(v);
+    }
+    met.sort((a, b) => a - b);
+  } else if (cities) {
     for (let i = 0; i < n; i++) {
       if ((i & CHECK_EVERY) === 0) checkWatch(watch);
       cities[city![ids[i]!]!]!++;
@@ -1833,7 +1887,7 @@ function facetCounts(
         facets.state = top(states!, (v) => index.states[v]!);
         break;
       case "city":
-        facets.city = top(cities!, (v) => index.cities[v]!);
+        facets.city = top(cities!, (v) => index.cities[v]!, met);
         break;
       case "taxonomy":
         facets.taxonomy = top(codes!, (v) => index.codes[v]!);

@@ -1,19 +1,19 @@
 /**
  * Choosing and building the kept unions of a database (`kept_unions.ts`):
- * the words and prefixes whose union would be dense, as the engine plans
- * them in the three places a query word can stand (alone, as the last word
- * typed, before it), the largest first within a byte budget; then, in what
- * the budget leaves, the sparse unions of the words among others (last, or
- * before the last) that {@linkcode SPARSE_FRACTION} of the registry holds,
- * the largest first; then naming the file in the database, as the index
- * map is named.
+ * each taxonomy code's providers grouped by state, and the unions of the
+ * specialties' code sets that many providers hold; then the words and
+ * prefixes whose union would be dense, as the engine plans them in the
+ * three places a query word can stand (alone, as the last word typed,
+ * before it), the largest first within a byte budget; then, in what the
+ * budget leaves, the sparse unions that {@linkcode SPARSE_FRACTION} of the
+ * registry holds, in the same three places, the largest first; then naming
+ * the file in the database, as the index map is named.
  *
- * A word among others is the case worth keeping sparse: met the first time,
- * the engine looks the candidates up in its parts (dozens to hundreds of
- * lists for a prefix such as `che`), and met again, it builds the union;
- * kept, it is one intersection with a list already made. A word alone is
- * the search's whole answer, built once and then cached, so only its dense
- * unions are kept.
+ * Met the first time, a sparse union is built from its parts (a prefix
+ * typed alone such as `counse`: 700,000 ids from dozens of lists, 19 ms),
+ * or, for a word among others, its candidates are looked up in its parts
+ * (hundreds of lists for a prefix such as `che`); kept, it is read as the
+ * cache would hand it back.
  *
  * The candidates are the vocabulary's terms and their prefixes of
  * {@linkcode MIN_PREFIX} to {@linkcode MAX_PREFIX} letters that enough
@@ -28,12 +28,28 @@ import { nameDerivedPart, partPath, readPartNames } from "../store/parts.ts";
 import { type EngineContext, plannedUnion } from "./engine.ts";
 import { hintKinds } from "./hint_words.ts";
 import type { WordTerms } from "./text_query.ts";
-import { type KeptUnion, type KeptUnionsStats, writeKeptUnions } from "./kept_unions.ts";
+import {
+  codeSetKey,
+  type KeptCodeSet,
+  type KeptStates,
+  type KeptUnion,
+  type KeptUnionsStats,
+  type StateGroups,
+  writeKeptUnions,
+} from "./kept_unions.ts";
+import { FIELD } from "../index/fields.ts";
+import type { SearchIndex } from "../index/reader.ts";
+import { bitsOf, unionAll } from "../index/sorted.ts";
+import { buildSpecialtyIndex, specialtyCodeSets } from "../taxonomy/resolve.ts";
+import { FILTER_BITS_MIN_IDS } from "./filter_lists.ts";
 import { DENSE_FRACTION, type WordSet } from "./word_sets.ts";
 import { openSearchableStore } from "./searcher.ts";
 
-/** Bytes of kept unions a database gets at most by default (4 GiB; see the search guide for 9.7 million providers). */
-export const KEPT_UNIONS_BYTES = 4 * 1024 * 1024 * 1024;
+/**
+ * Bytes of word unions a database gets at most by default (5 GiB: at 9.7
+ * million providers every union planned, 4.4 GiB; see the search guide).
+ */
+export const KEPT_UNIONS_BYTES = 5 * 1024 * 1024 * 1024;
 
 /**
  * A sparse union is kept when it holds at least `universe / SPARSE_FRACTION`
@@ -86,8 +102,8 @@ export interface KeptUnionPlan {
  * The unions of `words` worth keeping, none built yet: those that would be
  * dense, each planned alone (a query of one word, a prefix), as the last of
  * several words and as a word before the last, those whose parts are
- * longest first (the costliest to build); then the sparse ones of the last
- * two places, longest first.
+ * longest first (the costliest to build); then the sparse ones, longest
+ * first.
  */
 export function planKeptUnions(words: readonly string[], ctx: EngineContext): KeptUnionPlan[] {
   const universe = ctx.index.size + 1;
@@ -104,7 +120,7 @@ export function planKeptUnions(words: readonly string[], ctx: EngineContext): Ke
       if (planned.has(plan.key)) continue;
       if (plan.size * DENSE_FRACTION >= universe) {
         planned.set(plan.key, { ...plan, kind: "dense", least: 0 });
-      } else if (count > 1 && plan.size * SPARSE_FRACTION >= universe) {
+      } else if (plan.size * SPARSE_FRACTION >= universe) {
         planned.set(plan.key, { ...plan, kind: "sparse", least: universe / SPARSE_FRACTION });
       }
     }
@@ -133,6 +149,67 @@ export function* chooseKeptUnions(
   }
 }
 
+/**
+ * `ids` (ascending) grouped by their value in `column`, which has `values`
+ * values: a count a value, then each id written at its value's next place,
+ * so that each group stays ascending.
+ *
+ * @example
+ * ```ts
+ * const g = groupByState(Uint32Array.of(1, 2, 3), Uint8Array.of(0, 2, 1, 2), 3);
+ * g.ids.subarray(g.starts[2], g.starts[3]); // [1, 3]
+ * ```
+ */
+export function groupByState(ids: Uint32Array, column: Uint8Array, values: number): StateGroups {
+  const starts = new Uint32Array(values + 1);
+  for (let i = 0; i < ids.length; i++) starts[column[ids[i]!]! + 1]!++;
+  for (let v = 0; v < values; v++) starts[v + 1]! += starts[v]!;
+  const next = starts.slice(0, values);
+  const out = new Uint32Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    out[next[column[id]!]!++] = id;
+  }
+  return { starts, ids: out };
+}
+
+/** Every taxonomy code's providers grouped by practice state, a code at a time. */
+export function* codeStateGroups(index: SearchIndex): Generator<KeptStates> {
+  for (const code of index.codes) {
+    if (code === "") continue;
+    yield {
+      key: code,
+      groups: groupByState(index.list(FIELD.anyCode, code), index.state, index.states.length),
+    };
+  }
+}
+
+/**
+ * The unions of the code sets in `sets` that hold `least` providers or
+ * more (by default as many as the filter lists the engine caches with a
+ * bitmap), one at a time, by their key.
+ */
+export function* codeSetUnions(
+  index: SearchIndex,
+  sets: readonly (readonly string[])[],
+  least: number = FILTER_BITS_MIN_IDS,
+): Generator<KeptCodeSet> {
+  const universe = index.size + 1;
+  const seen = new Set<string>();
+  for (const codes of sets) {
+    const key = codeSetKey(codes);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    let most = 0;
+    for (const code of codes) most += index.list(FIELD.anyCode, code).length;
+    if (most < least) continue;
+    const ids = unionAll(codes.map((code) => index.list(FIELD.anyCode, code)), universe);
+    if (ids.length >= least) {
+      yield { key, union: { ids, bits: bitsOf([ids], universe) } };
+    }
+  }
+}
+
 /** What {@linkcode addKeptUnions} did. */
 export interface AddedKeptUnions extends KeptUnionsStats {
   /** The file's name (beside the database). */
@@ -155,11 +232,18 @@ export interface AddedKeptUnions extends KeptUnionsStats {
  */
 export function addKeptUnions(
   db: string,
-  { budget = KEPT_UNIONS_BYTES, again = false }: { budget?: number; again?: boolean } = {},
+  { budget = KEPT_UNIONS_BYTES, again = false, specialtyLeast = FILTER_BITS_MIN_IDS }: {
+    budget?: number;
+    again?: boolean;
+    /** Providers a specialty's union must hold to be kept. */
+    specialtyLeast?: number;
+  } = {},
 ): AddedKeptUnions {
   const parts = readPartNames(db);
   if (!parts) throw new Error(`'${db}' is not a database this version serves: import it again`);
-  if (parts.unions && !again) return { file: parts.unions, written: false, sets: 0, bytes: 0 };
+  if (parts.unions && !again) {
+    return { file: parts.unions, written: false, sets: 0, codes: 0, codeSets: 0, bytes: 0 };
+  }
   if (!parts.postings.endsWith(".postings")) {
     throw new Error(`The postings part '${parts.postings}' has no build stamp: import again`);
   }
@@ -174,12 +258,20 @@ export function addKeptUnions(
   try {
     const ctx = store.engineContext();
     const plans = planKeptUnions(keptUnionCandidates(store.db, ctx.index.size + 1), ctx);
+    const codes = ctx.index.codes.filter((code) => code !== "");
+    const codeSets = specialtyCodeSets(buildSpecialtyIndex(store.taxonomy()));
     stats = writeKeptUnions(
       partPath(db, file),
       ctx.index.size + 1,
       parts.postings,
-      chooseKeptUnions(plans, budget),
-      plans.map((plan) => plan.key),
+      (function* () {
+        // The codes' groups and the specialties' unions first, beside the budget: a few hundred
+        // megabytes at 9.7 million. Then the word unions, within it.
+        yield* codeStateGroups(ctx.index);
+        yield* codeSetUnions(ctx.index, codeSets, specialtyLeast);
+        yield* chooseKeptUnions(plans, budget);
+      })(),
+      [...codes, ...codeSets.map(codeSetKey), ...plans.map((plan) => plan.key)],
     );
   } finally {
     store.close();

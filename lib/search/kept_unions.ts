@@ -14,15 +14,25 @@
  * form — dense for a word an eighth of the registry or more holds, sparse
  * below.
  *
+ * Beside them, each taxonomy code's providers grouped by practice state
+ * (its list in the index, ordered by the state column's value, then by
+ * id): a specialty within a state is then the state's slice of each of
+ * its codes, where the engine would unite the codes' lists (hundreds of
+ * thousands of ids for a specialty such as counselor) to test each on the
+ * state column.
+ *
  * Layout (little-endian, every set at a multiple of 8 bytes): 8 bytes
  * `NPIUNIO1`, a `u32` header length, the header (JSON: version, the
- * universe of ids, the postings part the index was read from, and each
- * set's key, form, size and offset), then the sets. A dense set is its
- * nibbles (`(universe + 1) / 2` bytes) and, at the next multiple of 8, its
- * bits (`(universe + 31) / 32` `u32`), as `WordSet` lays them out; a sparse
- * set of `size` ids is its ids (`size` `u32`, ascending) and then their
- * levels (`size` bytes). Version 1 files hold dense sets only, and are read
- * as they are.
+ * universe of ids, the postings part the index was read from, the state
+ * column's number of values, and each set's key, form, size and offset),
+ * then the sets. A dense set is its nibbles (`(universe + 1) / 2` bytes)
+ * and, at the next multiple of 8, its bits (`(universe + 31) / 32` `u32`),
+ * as `WordSet` lays them out; a sparse set of `size` ids is its ids (`size`
+ * `u32`, ascending) and then their levels (`size` bytes); a code's groups
+ * (form `states`, keyed by the code) are its `size` ids (`u32`) and then
+ * where each state's ids start (`states + 1` `u32`, the last `size`). Version 1
+ * files hold dense sets only, version 2 no groups; both are read as they
+ * are.
  *
  * @module
  */
@@ -31,15 +41,28 @@ import { missingPart, partPath } from "../store/parts.ts";
 import type { WordSet } from "./word_sets.ts";
 
 const MAGIC = "NPIUNIO1";
-/** Version 2 adds sparse sets (`kind`); version 1's entries are all dense. */
-const VERSION = 2;
-const READABLE_VERSIONS: readonly number[] = [1, VERSION];
+/**
+ * Version 3 adds taxonomy codes' lists grouped by state (`states`), version
+ * 2 sparse sets (`kind`); version 1's entries are all dense.
+ */
+const VERSION = 3;
+const READABLE_VERSIONS: readonly number[] = [1, 2, VERSION];
 
-/** One kept set: its cache key, its form, how many ids it holds, and where it starts. */
+/**
+ * A taxonomy code's providers grouped by their state's number in the
+ * index's state column: those of state `v` are `ids[starts[v]]` up to
+ * `ids[starts[v + 1]]`, ascending.
+ */
+export interface StateGroups {
+  starts: Uint32Array;
+  ids: Uint32Array;
+}
+
+/** One kept set: its cache key (a code's, for its groups), its form, how many ids it holds, and where it starts. */
 interface KeptEntry {
   key: string;
   /** Absent in version 1: dense. */
-  kind?: WordSet["kind"];
+  kind?: WordSet["kind"] | "states" | "codes";
   size: number;
   at: number;
 }
@@ -51,6 +74,8 @@ interface KeptHeader {
   universe: number;
   /** The postings part the sets were built from (its file name). */
   postings: string;
+  /** How many values the state column has (a code's groups have one more start): with groups only. */
+  states?: number;
   sets: KeptEntry[];
 }
 
@@ -72,14 +97,52 @@ function sparseBytes(size: number): number {
   return align8(size * 5);
 }
 
-/** The unions kept beside a database, by their word-set cache key. */
+/** Bytes of a code's `size` ids grouped by `states` values: the ids, the starts, padded. */
+function groupsBytes(size: number, states: number): number {
+  return align8((size + states + 1) * 4);
+}
+
+/** Bytes of a code set's union of `size` ids over `universe` ids: its ids, then its bits. */
+function codeSetBytes(size: number, universe: number): number {
+  return align8(size * 4) + align8(((universe + 31) >>> 5) * 4);
+}
+
+/**
+ * The key of a set of taxonomy codes: sorted, each once, comma-joined.
+ *
+ * @example
+ * ```ts
+ * codeSetKey(["208D00000X", "207Q00000X", "208D00000X"]); // "207Q00000X,208D00000X"
+ * ```
+ */
+export function codeSetKey(codes: readonly string[]): string {
+  return [...new Set(codes)].sort().join(",");
+}
+
+/** A union of taxonomy codes' lists: its ids, ascending, and its bits (bit `id & 31` of word `id >>> 5`). */
+export interface CodeSetUnion {
+  ids: Uint32Array;
+  bits: Uint32Array;
+}
+
+/** The unions kept beside a database, by their word-set cache key; codes' lists by state. */
 export class KeptUnions {
   readonly #sets: Map<string, WordSet>;
+  readonly #byState: Map<string, StateGroups>;
+  readonly #codeSets: Map<string, CodeSetUnion>;
   /** Searches that found a word's union here. */
   hits = 0;
+  /** Codes' groups and code sets' unions searches read here. */
+  groupHits = 0;
 
-  private constructor(sets: Map<string, WordSet>) {
+  private constructor(
+    sets: Map<string, WordSet>,
+    byState: Map<string, StateGroups>,
+    codeSets: Map<string, CodeSetUnion>,
+  ) {
     this.#sets = sets;
+    this.#byState = byState;
+    this.#codeSets = codeSets;
   }
 
   /**
@@ -106,14 +169,39 @@ export class KeptUnions {
     }
     const layout = setLayout(universe);
     const sets = new Map<string, WordSet>();
+    const byState = new Map<string, StateGroups>();
+    const codeSets = new Map<string, CodeSetUnion>();
+    const states = header.states ?? 0;
     for (const { key, kind = "dense", size, at } of Array.isArray(header.sets) ? header.sets : []) {
-      const bytes = kind === "dense" ? layout.bytes : sparseBytes(size);
+      const bytes = kind === "dense"
+        ? layout.bytes
+        : kind === "states"
+        ? groupsBytes(size, states)
+        : kind === "codes"
+        ? codeSetBytes(size, universe)
+        : sparseBytes(size);
       if (
-        typeof key !== "string" || (kind !== "dense" && kind !== "sparse") ||
+        typeof key !== "string" || !["dense", "sparse", "states", "codes"].includes(kind) ||
         !Number.isSafeInteger(size) || size < 0 || !Number.isSafeInteger(at) || at % 8 !== 0 ||
-        at < headerEnd || at + bytes > buffer.byteLength
+        at < headerEnd || at + bytes > buffer.byteLength ||
+        (kind === "states" && !(Number.isSafeInteger(states) && states > 0))
       ) {
         throw bad("a set lies outside it");
+      }
+      if (kind === "states") {
+        const starts = new Uint32Array(buffer, at + size * 4, states + 1);
+        if (starts[0] !== 0 || starts[states] !== size) {
+          throw bad(`the groups of '${key}' do not add up`);
+        }
+        byState.set(key, { ids: new Uint32Array(buffer, at, size), starts });
+        continue;
+      }
+      if (kind === "codes") {
+        codeSets.set(key, {
+          ids: new Uint32Array(buffer, at, size),
+          bits: new Uint32Array(buffer, at + align8(size * 4), layout.words),
+        });
+        continue;
       }
       sets.set(
         key,
@@ -136,7 +224,7 @@ export class KeptUnions {
           },
       );
     }
-    return new KeptUnions(sets);
+    return new KeptUnions(sets, byState, codeSets);
   }
 
   /** The kept union of cache key `key`, or undefined. */
@@ -144,6 +232,30 @@ export class KeptUnions {
     const set = this.#sets.get(key);
     if (set) this.hits++;
     return set;
+  }
+
+  /** A taxonomy code's providers grouped by state, or undefined. */
+  byState(code: string): StateGroups | undefined {
+    const groups = this.#byState.get(code);
+    if (groups) this.groupHits++;
+    return groups;
+  }
+
+  /** The union of the lists of `codes` (in any order), or undefined. */
+  codeSet(codes: readonly string[]): CodeSetUnion | undefined {
+    const union = this.#codeSets.size > 0 ? this.#codeSets.get(codeSetKey(codes)) : undefined;
+    if (union) this.groupHits++;
+    return union;
+  }
+
+  /** How many code sets' unions are kept. */
+  get codeSets(): number {
+    return this.#codeSets.size;
+  }
+
+  /** How many codes are kept grouped by state. */
+  get codes(): number {
+    return this.#byState.size;
   }
 
   /** The keys kept. */
@@ -159,7 +271,12 @@ export class KeptUnions {
 
 /** What {@linkcode writeKeptUnions} wrote. */
 export interface KeptUnionsStats {
+  /** Word unions. */
   sets: number;
+  /** Taxonomy codes grouped by state. */
+  codes: number;
+  /** Code sets' unions. */
+  codeSets: number;
   bytes: number;
 }
 
@@ -167,6 +284,18 @@ export interface KeptUnionsStats {
 export interface KeptUnion {
   key: string;
   set: WordSet;
+}
+
+/** A taxonomy code's providers grouped by state, to keep under the code (`key`). */
+export interface KeptStates {
+  key: string;
+  groups: StateGroups;
+}
+
+/** A code set's union, to keep under its {@linkcode codeSetKey} (`key`). */
+export interface KeptCodeSet {
+  key: string;
+  union: CodeSetUnion;
 }
 
 /**
@@ -185,18 +314,25 @@ export function writeKeptUnions(
   path: string,
   universe: number,
   postings: string,
-  sets: Iterable<KeptUnion>,
+  sets: Iterable<KeptUnion | KeptStates | KeptCodeSet>,
   mostKeys: readonly string[] = Array.isArray(sets) ? sets.map((s: KeptUnion) => s.key) : [],
 ): KeptUnionsStats {
   const layout = setLayout(universe);
   const encoder = new TextEncoder();
-  const headerOf = (entries: KeptEntry[]): Uint8Array =>
-    encoder.encode(JSON.stringify({ version: VERSION, universe, postings, sets: entries }));
+  // The state column's values, from the first code's groups (every code's must match).
+  let states: number | undefined;
+  const headerOf = (entries: KeptEntry[], statesCount = states): Uint8Array =>
+    encoder.encode(
+      JSON.stringify({ version: VERSION, universe, postings, states: statesCount, sets: entries }),
+    );
   // Room for the longest header: every key that may come, with the widest form and numbers.
   const widest = Number.MAX_SAFE_INTEGER;
   const start = align8(
     12 +
-      headerOf(mostKeys.map((key) => ({ key, kind: "sparse", size: widest, at: widest }))).length,
+      headerOf(
+        mostKeys.map((key) => ({ key, kind: "sparse", size: widest, at: widest })),
+        widest,
+      ).length,
   );
   const temp = `${path}.writing`;
   const file = Deno.openSync(temp, { write: true, create: true, truncate: true });
@@ -210,7 +346,39 @@ export function writeKeptUnions(
     const gap = (bytes: number) => writeAll(new Uint8Array(bytes));
     const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
     file.seekSync(start, Deno.SeekMode.Start);
-    for (const { key, set } of sets) {
+    for (const kept of sets) {
+      const key = kept.key;
+      if ("groups" in kept) {
+        const { ids, starts } = kept.groups;
+        states ??= starts.length - 1;
+        if (
+          starts.length !== states + 1 || starts[states] !== ids.length || ids.at(-1)! >= universe
+        ) {
+          throw new RangeError(
+            `The groups of '${key}' are not ${states} states' ids below ${universe}`,
+          );
+        }
+        entries.push({ key, kind: "states", size: ids.length, at });
+        writeAll(bytesOf(ids));
+        writeAll(bytesOf(starts));
+        gap(groupsBytes(ids.length, states) - (ids.length + states + 1) * 4);
+        at += groupsBytes(ids.length, states);
+        continue;
+      }
+      if ("union" in kept) {
+        const { ids, bits } = kept.union;
+        if (bits.length !== layout.words || ids.at(-1)! >= universe) {
+          throw new RangeError(`The union of codes '${key}' is not a union over ${universe} ids`);
+        }
+        entries.push({ key, kind: "codes", size: ids.length, at });
+        writeAll(bytesOf(ids));
+        gap(align8(ids.length * 4) - ids.length * 4);
+        writeAll(bytesOf(bits));
+        gap(codeSetBytes(ids.length, universe) - align8(ids.length * 4) - bits.byteLength);
+        at += codeSetBytes(ids.length, universe);
+        continue;
+      }
+      const set = kept.set;
       entries.push({ key, kind: set.kind, size: set.size, at });
       if (set.kind === "dense") {
         if (set.nibbles.length !== layout.nibbles) {
@@ -248,7 +416,9 @@ export function writeKeptUnions(
     if (!whole) Deno.removeSync(temp);
   }
   Deno.renameSync(temp, path);
-  return { sets: entries.length, bytes: at };
+  const count = (kind: KeptEntry["kind"]) => entries.filter((e) => e.kind === kind).length;
+  const codes = count("states"), codeSets = count("codes");
+  return { sets: entries.length - codes - codeSets, codes, codeSets, bytes: at };
 }
 
 /**

@@ -484,3 +484,27 @@ export function taxonomyEntry(index: SpecialtyIndex, code: string): TaxonomyEntr
   const entry = stateOf(index).byCode.get(code);
   return entry === undefined ? undefined : { ...entry };
 }
+
+/**
+ * Every code set a known phrase resolves to (names, classifications and
+ * synonyms, as {@linkcode resolveSpecialty} finds them whole), each sorted,
+ * none twice: the specialty filters searches are likeliest to meet.
+ *
+ * @example
+ * ```ts
+ * import { builtinTaxonomy } from "./nucc.ts";
+ * const sets = specialtyCodeSets(buildSpecialtyIndex(builtinTaxonomy()));
+ * sets.some((codes) => codes.includes("207RC0000X")); // true
+ * ```
+ */
+export function specialtyCodeSets(index: SpecialtyIndex): string[][] {
+  const state = stateOf(index);
+  const sets = new Map<string, string[]>();
+  for (const hits of [state.names, state.synonyms]) {
+    for (const { codes } of hits.values()) {
+      const sorted = [...codes].sort(compareStrings);
+      sets.set(sorted.join(","), sorted);
+    }
+  }
+  return [...sets.values()];
+}
