@@ -19,7 +19,9 @@
  * id): a specialty within a state is then the state's slice of each of
  * its codes, where the engine would unite the codes' lists (hundreds of
  * thousands of ids for a specialty such as counselor) to test each on the
- * state column.
+ * state column. And the unions of the specialties' code sets that many
+ * providers hold, with their bitmaps, under {@linkcode codeSetKey}: what
+ * the engine's filter-list cache would hold, had it room for them all.
  *
  * Layout (little-endian, every set at a multiple of 8 bytes): 8 bytes
  * `NPIUNIO1`, a `u32` header length, the header (JSON: version, the
@@ -30,9 +32,11 @@
  * as `WordSet` lays them out; a sparse set of `size` ids is its ids (`size`
  * `u32`, ascending) and then their levels (`size` bytes); a code's groups
  * (form `states`, keyed by the code) are its `size` ids (`u32`) and then
- * where each state's ids start (`states + 1` `u32`, the last `size`). Version 1
- * files hold dense sets only, version 2 no groups; both are read as they
- * are.
+ * where each state's ids start (`states + 1` `u32`, the last `size`); a
+ * code set's union (form `codes`) is its `size` ids (`u32`, ascending)
+ * and, at the next multiple of 8, its bits (`(universe + 31) / 32` `u32`).
+ * Version 1 files hold dense sets only, version 2 no codes; both are read
+ * as they are.
  *
  * @module
  */
@@ -42,8 +46,9 @@ import type { WordSet } from "./word_sets.ts";
 
 const MAGIC = "NPIUNIO1";
 /**
- * Version 3 adds taxonomy codes' lists grouped by state (`states`), version
- * 2 sparse sets (`kind`); version 1's entries are all dense.
+ * Version 3 adds taxonomy codes' lists grouped by state (`states`) and code
+ * sets' unions (`codes`), version 2 sparse sets (`kind`); version 1's
+ * entries are all dense.
  */
 const VERSION = 3;
 const READABLE_VERSIONS: readonly number[] = [1, 2, VERSION];
@@ -125,7 +130,10 @@ export interface CodeSetUnion {
   bits: Uint32Array;
 }
 
-/** The unions kept beside a database, by their word-set cache key; codes' lists by state. */
+/**
+ * The unions kept beside a database, by their word-set cache key; taxonomy
+ * codes' lists by state, by code; code sets' unions, by their codes.
+ */
 export class KeptUnions {
   readonly #sets: Map<string, WordSet>;
   readonly #byState: Map<string, StateGroups>;
@@ -299,8 +307,10 @@ export interface KeptCodeSet {
 }
 
 /**
- * Writes `sets` (word sets over `universe` ids, by cache key) to `path`,
- * through a temporary file renamed when whole. Each set is written as it
+ * Writes `sets` (word sets over `universe` ids by cache key, codes' groups
+ * by code, code sets' unions by their key) to `path`, through a temporary
+ * file renamed when whole; every code's groups must be over the same state
+ * column. Each set is written as it
  * comes, so a generator that builds them holds one at a time; the header,
  * written last at the start, is given room for `mostKeys` (every key that
  * may come; by default the keys of `sets`, when it is an array).
