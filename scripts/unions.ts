@@ -1,6 +1,7 @@
 /**
  * `deno task unions`: builds the kept unions of a database (the commonest
- * words' dense unions, see `lib/search/kept_unions.ts`) and names them in
+ * words' unions, each taxonomy code's providers by state and the common
+ * specialties' unions: see `lib/search/kept_unions.ts`) and names them in
  * it. Imports and demo builds write them; this is for a database built
  * before them, or to write them with another budget. Stop the servers of
  * the database first; they read the file once started again.
@@ -12,13 +13,14 @@ import { addKeptUnions, KEPT_UNIONS_BYTES } from "../lib/search/kept_union_build
 
 const USAGE = `Usage: deno task unions [--db FILE] [--mb N] [--again]
 
-  Builds the dense unions of the words and prefixes most providers hold (as a query of one
-  word, the last word typed, or a word before it), the largest first, and keeps them in a
-  file beside FILE, read in place by the servers opened on it afterwards. Databases
-  imported by this version have one already.
+  Builds the unions of the words and prefixes most providers hold (as a query of one word,
+  the last word typed, or a word before it), the largest first, each taxonomy code's
+  providers grouped by state, and the unions of the specialties 50,000 providers or more
+  hold, and keeps them in a file beside FILE, read in place by the servers opened on it
+  afterwards. Databases imported by this version have one already.
 
   --db FILE   the database (default: $PROVIDERS_DB or data/providers.db)
-  --mb N      at most N MB of unions (default ${KEPT_UNIONS_BYTES / 1048576})
+  --mb N      at most N MB of word unions (default ${KEPT_UNIONS_BYTES / 1048576})
   --again     write the file it names anew`;
 
 function main(): void {
