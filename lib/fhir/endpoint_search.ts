@@ -29,7 +29,7 @@ import { type DaySet, dayTable } from "./date_search.ts";
 import { nameKey } from "../text/fold.ts";
 import type { AddressMatch, NameMatch } from "../search/query.ts";
 import { intersectAll, unionAll } from "../index/sorted.ts";
-import { addressIds } from "../search/engine.ts";
+import { addressIds, codesUnion } from "../search/engine.ts";
 import { type FilterList, filterList, hasBitmap } from "../search/filter_lists.ts";
 import { connectionType, type Resource } from "./resources.ts";
 import { EndpointDayOrder } from "./endpoint_days.ts";
@@ -91,9 +91,7 @@ export function ownerBits(
     if (!byType) typedOrganizations.set(index, byType = new Map());
     let typed = byType.get(type);
     if (!typed) {
-      const ids = type === "prvgrp"
-        ? unionAll(groupCodes.map((c) => index.list(FIELD.anyCode, c)), universe)
-        : withoutGroupCodes();
+      const ids = type === "prvgrp" ? codesUnion(index, groupCodes) : withoutGroupCodes();
       byType.set(type, typed = filterList(ids, universe));
     }
     const alone = !chains.names && !chains.parentKeys && !chains.addresses;

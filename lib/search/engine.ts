@@ -279,6 +279,19 @@ export function nameIds(
   );
 }
 
+/**
+ * The providers holding any of taxonomy `codes` (primary or not): their
+ * lists united.
+ *
+ * @example
+ * ```ts
+ * codesUnion(index, ["207RC0000X", "207RI0011X"]);
+ * ```
+ */
+export function codesUnion(index: SearchIndex, codes: readonly string[]): Uint32Array {
+  return unionAll(codes.map((code) => index.list(FIELD.anyCode, code)), index.size + 1);
+}
+
 /** Whether the query has a filter answered by posting lists (anything but the flag tests). */
 function hasListFilter(query: SearchQuery): boolean {
   return Boolean(
@@ -366,8 +379,7 @@ function codesFilterOf(codes: readonly string[], ctx: EngineContext): FilterList
   return codesFilter(
     test,
     size,
-    () =>
-      keptFilterList(key, unionAll(codes.map((c) => index.list(FIELD.anyCode, c)), universe), ctx),
+    () => keptFilterList(key, codesUnion(index, codes), ctx),
   );
 }
 

@@ -25,7 +25,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { nameDerivedPart, partPath, readPartNames } from "../store/parts.ts";
-import { type EngineContext, plannedUnion } from "./engine.ts";
+import { codesUnion, type EngineContext, plannedUnion } from "./engine.ts";
 import { hintKinds } from "./hint_words.ts";
 import type { WordTerms } from "./text_query.ts";
 import {
@@ -39,7 +39,7 @@ import {
 } from "./kept_unions.ts";
 import { FIELD } from "../index/fields.ts";
 import type { SearchIndex } from "../index/reader.ts";
-import { bitsOf, unionAll } from "../index/sorted.ts";
+import { bitsOf } from "../index/sorted.ts";
 import { buildSpecialtyIndex, specialtyCodeSets } from "../taxonomy/resolve.ts";
 import { FILTER_BITS_MIN_IDS } from "./filter_lists.ts";
 import { DENSE_FRACTION, type WordSet } from "./word_sets.ts";
@@ -203,7 +203,7 @@ export function* codeSetUnions(
     let most = 0;
     for (const code of codes) most += index.list(FIELD.anyCode, code).length;
     if (most < least) continue;
-    const ids = unionAll(codes.map((code) => index.list(FIELD.anyCode, code)), universe);
+    const ids = codesUnion(index, codes);
     if (ids.length >= least) {
       yield { key, union: { ids, bits: bitsOf([ids], universe) } };
     }
