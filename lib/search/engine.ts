@@ -366,7 +366,6 @@ function codesFilterOf(codes: readonly string[], ctx: EngineContext): FilterList
   const union = ctx.keptUnions?.codeSet(codes);
   if (union) return { ids: union.ids, size: union.ids.length, bits: union.bits, bytes: 0 };
   const { index } = ctx;
-  const universe = index.size + 1;
   const pass = new Uint8Array(index.codes.length);
   let size = 0;
   for (const code of codes) {
