@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const one = (id: number) => ({
     doc: store.records.doc((seqOf.get(id) as { record: number }).record) ?? "",
   });
-  const read = recordBatchReader(store.db, store.records);
+  const read = recordBatchReader(store.db, store.records, () => null);
   const text = new RecordText(store.describe);
   const encoder = new TextEncoder();
   let ndjsonBytes = 0;

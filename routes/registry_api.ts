@@ -12,7 +12,7 @@ import { ref } from "../lib/api/schemas.ts";
 import type { Dataset } from "../lib/service/dataset.ts";
 import { clock } from "../lib/deadline.ts";
 import { bodyText, type SearchBody, type SearchJob } from "../lib/search/response.ts";
-import { renderRegistryBody } from "../lib/registry_api/render.ts";
+import { renderRegistryBody } from "../lib/registry_api/body.ts";
 import {
   DEFAULT_MAX_SKIP,
   parseRegistryParams,
@@ -20,7 +20,7 @@ import {
 } from "../lib/registry_api/params.ts";
 import { errorsBody } from "../lib/registry_api/errors.ts";
 import { toRegistryQuery } from "../lib/registry_api/query.ts";
-import { splitRegistryBody } from "../lib/registry_api/render.ts";
+import { splitRegistryBody } from "../lib/registry_api/body.ts";
 import { SEARCH_UNAVAILABLE } from "./search.ts";
 
 const DESCRIPTION =

@@ -15,8 +15,10 @@ const USAGE = `Usage: deno task index-map [--db FILE] [--again]
   by this version have one already.
 
   --db FILE   the database (default: $PROVIDERS_DB or data/providers.db)
-  --again     write the map it names anew (one an earlier version wrote, without the typo
-              buckets, whose servers read them from the database)`;
+  --again     write the map it names anew (one an earlier version wrote: without the typo
+              buckets, whose servers read them from the database, or without the provider
+              rows column, which is then written into FILE first, whose servers read each
+              page's provider rows from its provider table)`;
 
 function main(): void {
   const args = parseCli(Deno.args, { string: ["db"], boolean: ["again"] });

@@ -12,24 +12,14 @@
 import { assert, assertEquals } from "@std/assert";
 import { buildDemoDatabase } from "../lib/demo/build.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";
-import {
-  decodeProvider,
-  encodeProvider,
-  packEndpoint,
-  packOtherLocation,
-} from "../lib/store/codec.ts";
-import {
-  packOtherName,
-  parseEndpoint,
-  parseLocation,
-  unpackOtherName,
-  withSides,
-} from "../lib/store/sides.ts";
+import { decodeProvider } from "../lib/store/codec.ts";
+import { parseEndpoint, parseLocation, unpackOtherName, withSides } from "../lib/store/sides.ts";
 import { providerCsvLine, renderRecords } from "../lib/store/flat_records.ts";
 import { RecordText, type StoredRecord } from "../lib/store/record_text.ts";
 import { RECORD_BATCH, recordBatchReader } from "../lib/store/record_batch.ts";
-import type { OtherNameType, Provider } from "../lib/provider.ts";
+import type { Provider } from "../lib/provider.ts";
 import { seededRandom } from "./_utils.ts";
+import { storedFrom } from "./_damaged_records.ts";
 
 const seed = Number(Deno.env.get("RECORD_TEXT_SEED") ?? Date.now() % 100_000);
 const random = seededRandom(seed);
@@ -62,7 +52,7 @@ function shuffled<T>(items: T[]): T[] {
 const ALL_IDS = Array.from({ length: RECORDS }, (_, i) => i + 1);
 
 Deno.test(`[record text] every demo record, JSON and CSV, as the record objects give (seed ${seed})`, () => {
-  const read = recordBatchReader(store.db, store.records);
+  const read = recordBatchReader(store.db, store.records, () => null);
   const text = new RecordText(store.describe);
   const rows = read(ALL_IDS);
   assertEquals(rows.length, RECORDS);
@@ -92,103 +82,13 @@ Deno.test("[record text] exportText and providerJsonById: any order, repeats and
   assert(RECORD_BATCH < 700, "rounds cross batch boundaries");
 });
 
-const HOSTILE = [
-  '"',
-  "\\",
-  "\\\\",
-  '\\"',
-  "\n",
-  "\r\n",
-  "\t",
-  "\u0000",
-  "\u001f",
-  "\u007f",
-  "\u2028",
-  "é",
-  "€",
-  "😀",
-  "\ud800",
-  "\udfff",
-  ",",
-  "|",
-  "=",
-  "+",
-  "@",
-  "-",
-  " ",
-  "'",
-  "null",
-  "{",
-  "]",
-];
-
-/** `value` damaged: hostile pieces at its start, middle or end, sometimes alone. */
-function damage(value: string | null): string | null {
-  if (random() < 0.6) return value;
-  const piece = HOSTILE[Math.floor(random() * HOSTILE.length)]!;
-  const base = value ?? "";
-  const at = Math.floor(random() * (base.length + 1));
-  const roll = random();
-  if (roll < 0.2) return piece;
-  if (roll < 0.3) return "";
-  return base.slice(0, at) + piece + base.slice(at);
-}
-
-/** Every string of a plain value damaged, recursively (numbers sometimes made odd). */
-function damageAll<T>(value: T): T {
-  if (typeof value === "string") return damage(value) as T;
-  if (typeof value === "number") {
-    const odd = [-0, 1e-7, -122.41941, 1e21, 45, 0.1 + 0.2];
-    return (random() < 0.3 ? odd[Math.floor(random() * odd.length)] : value) as T;
-  }
-  if (Array.isArray(value)) return value.map(damageAll) as T;
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = damageAll(v);
-    return out as T;
-  }
-  return value;
-}
-
-const TYPES: OtherNameType[] = ["former_name", "doing_business_as", "other_name"];
-
-/** A stored record made from a damaged provider, with reference rows of its own. */
-function storedFrom(provider: Provider): StoredRecord {
-  const p = damageAll(provider);
-  p.npi = provider.npi; // Stays a string (the CSV takes it as one).
-  if (random() < 0.1) p.name = `=${p.name}`;
-  if (random() < 0.3 && p.taxonomies.length > 1) {
-    p.taxonomies = p.taxonomies.map((t) => ({ ...t, primary: false }));
-  }
-  if (random() < 0.1) p.taxonomies = [];
-  const sides = random() < 0.5 ? 0 : 1 + Math.floor(random() * 7);
-  const sideNames = [
-    ...p.other_names.filter(() => random() < 0.5), // already in the record: not repeated
-    ...Array.from({ length: Math.floor(random() * 3) }, () => ({
-      type: TYPES[Math.floor(random() * TYPES.length)]!,
-      name: damage("SIDE NAME") ?? "",
-    })),
-  ];
-  return {
-    doc: encodeProvider(p),
-    sides,
-    otherNames: (sides & 1) ? sideNames.map(packOtherName) : [],
-    locations: (sides & 2)
-      ? damageAll(provider.other_locations).map((l) => JSON.stringify(packOtherLocation(l)))
-      : [],
-    endpoints: (sides & 4)
-      ? damageAll(provider.endpoints).map((e) => JSON.stringify(packEndpoint(e)))
-      : [],
-  };
-}
-
 Deno.test(`[record text] damaged records: the same text as the record objects (seed ${seed})`, () => {
   const text = new RecordText(store.describe);
   const providers = store.getProvidersById(ALL_IDS).map((r) => r.provider);
   let checked = 0;
   for (const provider of providers) {
     for (let copy = 0; copy < 2; copy++) {
-      const record = storedFrom(provider);
+      const record = storedFrom(provider, random);
       const object = reference(record);
       assertEquals(text.json(record), JSON.stringify(object), record.doc);
       assertEquals(text.csv(record), providerCsvLine(object), record.doc);
@@ -201,7 +101,7 @@ Deno.test(`[record text] damaged records: the same text as the record objects (s
 
 Deno.test("[record text] stored forms of other shapes go the slow way, with the same text", () => {
   const text = new RecordText(store.describe);
-  const [row] = recordBatchReader(store.db, store.records)([1]);
+  const [row] = recordBatchReader(store.db, store.records, () => null)([1]);
   const v = JSON.parse(row!.doc) as unknown[];
   const shapes: unknown[][] = [
     [...v, "extra"], // a longer record

@@ -8,12 +8,8 @@ import {
   taxonomyDesc,
   toRegistryQuery,
 } from "../lib/registry_api/query.ts";
-import {
-  countryName,
-  dashedPhone,
-  epochMillis,
-  splitRegistryBody,
-} from "../lib/registry_api/render.ts";
+import { countryName, dashedPhone, epochMillis } from "../lib/registry_api/render.ts";
+import { splitRegistryBody } from "../lib/registry_api/body.ts";
 import { addressMatches, passesCheck, placeMatches } from "../lib/search/record_check.ts";
 import { surnameRange } from "../lib/store/name_range.ts";
 import { openSqliteStore } from "../lib/store/sqlite_store.ts";

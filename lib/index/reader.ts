@@ -286,6 +286,15 @@ export class SearchIndex {
     return this.#taxPrimary ??= this.#column("tax_primary", Uint8Array);
   }
 
+  /**
+   * A blob of the index map read in place (a view of the mapping, never to
+   * be written); undefined without a map or when the map holds none of
+   * that name (a database built before the blob was).
+   */
+  mappedBlob(name: string): Uint8Array | undefined {
+    return this.#map?.blob(name);
+  }
+
   /** The number of a taxonomy code in {@linkcode codes} (0 when the dataset has none). */
   codeNumber(code: string): number {
     this.#codeNumbers ??= new Map(this.codes.map((c, i) => [c, i]));

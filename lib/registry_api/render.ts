@@ -16,12 +16,8 @@ import type {
   Taxonomy,
 } from "../provider.ts";
 import type { ProviderStore } from "../store/store.ts";
-import type { SearchPage } from "../search/engine.ts";
 import type { TaxonomyEntry } from "../taxonomy/nucc.ts";
 import { taxonomyDesc } from "./query.ts";
-import { ERROR_NUMBER, errorsBody, type RegistryError, registryError } from "./errors.ts";
-import { Utf8Writer } from "../text/utf8_writer.ts";
-import type { SearchBody } from "../search/response.ts";
 import { digitsValue } from "../text/digits.ts";
 
 /** A JSON object of the response. */
@@ -148,7 +144,8 @@ function address(a: Address, purpose: "LOCATION" | "MAILING"): Json {
   return out;
 }
 
-function practiceLocation(l: OtherLocation): Json {
+/** One element of `practiceLocations`: a secondary practice location. */
+export function practiceLocation(l: OtherLocation): Json {
   const base = addressFields(l);
   const out: Json = { address_type: base.address_type };
   put(out, "address_1", l.line1);
@@ -178,7 +175,8 @@ function taxonomy(t: Taxonomy, describe: DescribeTaxonomy): Json {
   };
 }
 
-const IDENTIFIER_CODES: Readonly<Record<string, string>> = {
+/** The API's identifier type codes, by the record's identifier type. */
+export const IDENTIFIER_CODES: Readonly<Record<string, string>> = {
   other: "01",
   medicare_upin: "02",
   medicare_id: "04",
@@ -188,7 +186,8 @@ const IDENTIFIER_CODES: Readonly<Record<string, string>> = {
   medicare_pin: "08",
 };
 
-const IDENTIFIER_DESCRIPTIONS: Readonly<Record<string, string>> = {
+/** The API's description of each identifier type code. */
+export const IDENTIFIER_DESCRIPTIONS: Readonly<Record<string, string>> = {
   "01": "Other (non-Medicare)",
   "02": "Medicare UPIN",
   "04": "Medicare ID-Type Unspecified",
@@ -260,14 +259,16 @@ function personOtherName(name: string): Json {
   return out;
 }
 
-function otherName(o: OtherName, individual: boolean): Json {
+/** One element of `other_names`: a person's split into parts, an organization's whole. */
+export function otherName(o: OtherName, individual: boolean): Json {
   const [code, type] = OTHER_NAME_CODES[o.type] ?? ["5", "Other Name"];
   return individual
     ? { type, code, ...personOtherName(o.name) }
     : { organization_name: o.name, code, type };
 }
 
-function endpoint(e: Endpoint): Json {
+/** One element of `endpoints`. */
+export function endpoint(e: Endpoint): Json {
   const out: Json = {
     endpointType: e.type ?? "",
     endpointTypeDescription: e.type_description ?? "",
@@ -338,7 +339,10 @@ function basic(p: Provider): Json {
 }
 
 /**
- * One element of `results`.
+ * One element of `results`, as the API's objects: what the text
+ * `registry_text.ts` writes from a stored record must equal (through
+ * `JSON.stringify`), and how a record of an unexpected stored form is
+ * rendered.
  *
  * @example
  * ```ts
@@ -382,82 +386,3 @@ export function taxonomyDescriber(store: ProviderStore): DescribeTaxonomy {
   }
   return describe;
 }
-
-/** Each thread's writer of answers (they are written synchronously, one at a time). */
-const writer = new Utf8Writer();
-
-/**
- * The answer to a search, as UTF-8 bytes: the exact total on the first
- * line (for the `X-Total-Count` header; -1 for a refusal), then the JSON
- * body (`{"result_count", "results"}`, or `{"Errors"}`). Built on
- * whichever thread reads the records; the route splits the two.
- *
- * Written record by record into bytes: a page of 200 as one string would
- * be over V8's largest regular object (128 KiB), so on pages mapped for it
- * alone (a fault each when first written) and, alive at the young
- * collection its size brings on, kept until a full one.
- *
- * @example
- * ```ts
- * const bytes = renderRegistryBody(store, page);
- * const [total, body] = splitRegistryBody(bytes);
- * ```
- */
-export function renderRegistryBody(
-  store: ProviderStore,
-  page: SearchPage,
-): Uint8Array<ArrayBuffer> {
-  if (page.uncheckedCandidates !== undefined) {
-    writer.write(`-1\n${errorsBody(tooBroad(page.uncheckedCandidates))}`);
-    return writer.take();
-  }
-  const describe = taxonomyDescriber(store);
-  const providers = store.getProvidersById(page.hits.map((h) => h.id), page.records);
-  writer.write(`${page.total}\n{"result_count":${providers.length},"results":[`);
-  providers.forEach(({ provider }, i) => {
-    writer.write(`${i === 0 ? "" : ","}${JSON.stringify(registryResult(provider, describe))}`);
-  });
-  writer.write("]}");
-  return writer.take();
-}
-
-/**
- * The refusal of a search whose record check (`country_code`,
- * `name_purpose=AO`, address matches the index cannot confirm) would read
- * too many records.
- */
-function tooBroad(candidates: number): RegistryError[] {
-  return [registryError(
-    ERROR_NUMBER.noCriteria,
-    "generic",
-    `Too broad: ${candidates} providers would be checked one by one. country_code and ` +
-      "name_purpose=AO are evaluated on each candidate's record: add a criterion the index " +
-      "answers (number, first_name, last_name, organization_name, taxonomy_description, city, " +
-      "state, postal_code)",
-  )];
-}
-
-/**
- * The total (`null` for a refusal) and the JSON body of {@linkcode renderRegistryBody}'s
- * answer (bytes: a view, not a copy; text as it was written before answers were bytes).
- *
- * @example
- * ```ts
- * splitRegistryBody(new TextEncoder().encode('3\n{"result_count":0,"results":[]}'));
- * // [3, bytes of '{"result_count":0,"results":[]}']
- * ```
- */
-export function splitRegistryBody(answer: SearchBody): [number | null, SearchBody] {
-  let total: number, body: SearchBody;
-  if (typeof answer === "string") {
-    const cut = answer.indexOf("\n");
-    [total, body] = [Number(answer.slice(0, cut)), answer.slice(cut + 1)];
-  } else {
-    const cut = answer.indexOf(NEWLINE);
-    [total, body] = [Number(decoder.decode(answer.subarray(0, cut))), answer.subarray(cut + 1)];
-  }
-  return [total >= 0 ? total : null, body];
-}
-
-const NEWLINE = 10;
-const decoder = new TextDecoder();

@@ -8,7 +8,7 @@
 import type { ProviderStore } from "../store/store.ts";
 import type { SearchPage } from "../search/engine.ts";
 import { renderSearchBody, type SearchBody, type SearchJob } from "../search/response.ts";
-import { renderRegistryBody } from "../registry_api/render.ts";
+import { renderRegistryBody } from "../registry_api/body.ts";
 
 /**
  * Renders `page` for `job` with records read from `store`.

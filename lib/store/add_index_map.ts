@@ -9,6 +9,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { type IndexMapStats, writeIndexMap } from "../index/index_map.ts";
 import { nameDerivedPart, openPart, partPath, readPartNames } from "./parts.ts";
+import { PROVIDER_ROWS, writeProviderRows } from "./provider_rows.ts";
 
 /** What {@linkcode addIndexMap} did. */
 export interface AddedIndexMap extends IndexMapStats {
@@ -22,7 +23,8 @@ export interface AddedIndexMap extends IndexMapStats {
  * Writes the index map of the database at `db` and names it in its meta,
  * unless it names one already; with `again`, a map it names is written
  * anew in its place (one an earlier version wrote, without the typo
- * buckets: `index_map.ts`). The map takes the stamp of the postings
+ * buckets: `index_map.ts`, or without the provider rows column:
+ * `provider_rows.ts`, which is then written into the database first). The map takes the stamp of the postings
  * part it is made of (`<db>.<stamp>.map`). Throws when the database has
  * no parts to read, or cannot be written (a server holding it: stop it).
  *
@@ -39,6 +41,8 @@ export function addIndexMap(
   if (!parts) throw new Error(`'${db}' is not a database this version serves: import it again`);
   if (parts.map && !again) return { file: parts.map, written: false, entries: 0, bytes: 0 };
   if (parts.map) {
+    // A database imported before the provider rows column gets it first (stop its servers).
+    addProviderRows(db);
     // Written through a temporary file renamed over the old one: a server still mapping the old
     // one keeps reading it until it stops.
     const main = new DatabaseSync(db, { readOnly: true });
@@ -60,6 +64,7 @@ export function addIndexMap(
   const file = `${parts.postings.slice(0, -".postings".length)}.map`;
   const main = new DatabaseSync(db);
   try {
+    if (!hasBlob(main, PROVIDER_ROWS)) writeProviderRows(main);
     const postings = openPart(partPath(db, parts.postings));
     let stats: IndexMapStats;
     try {
@@ -71,5 +76,28 @@ export function addIndexMap(
     return { file, written: true, ...stats };
   } finally {
     main.close();
+  }
+}
+
+/** Whether the database's `index_blob` holds a blob named `name`. */
+function hasBlob(main: DatabaseSync, name: string): boolean {
+  return main.prepare("SELECT 1 FROM index_blob WHERE name = ?").get(name) !== undefined;
+}
+
+/** Writes the provider rows column into the database at `db` unless it has one. */
+function addProviderRows(db: string): void {
+  const main = new DatabaseSync(db, { readOnly: true });
+  let has: boolean;
+  try {
+    has = hasBlob(main, PROVIDER_ROWS);
+  } finally {
+    main.close();
+  }
+  if (has) return;
+  const writable = new DatabaseSync(db);
+  try {
+    writeProviderRows(writable);
+  } finally {
+    writable.close();
   }
 }

@@ -45,6 +45,7 @@ import {
 import { parseLocation, unpackOtherName } from "./sides.ts";
 import { writeEndpointColumns } from "./endpoint_columns.ts";
 import { writeLocationColumns } from "./location_columns.ts";
+import { writeProviderRows } from "./provider_rows.ts";
 import { sortKey } from "./sort_key.ts";
 import { NpiIndex } from "./npi_index.ts";
 import { GrowableColumn, GrowableList } from "../index/typed.ts";
@@ -700,6 +701,7 @@ export class DatabaseBuilder {
     db.exec("BEGIN");
     writeEndpointColumns(db);
     writeLocationColumns(db);
+    writeProviderRows(db);
     db.exec("COMMIT");
     let active = 0;
     for (let id = 1; id < activeById.length; id++) active += activeById[id]!;

@@ -20,7 +20,8 @@ import type {
 type Cell = string | number | boolean | null;
 type Packed = Cell | Packed[];
 
-const OTHER_NAME_TYPES: readonly OtherNameType[] = [
+/** Other name types by their number in the stored form. */
+export const OTHER_NAME_TYPES: readonly OtherNameType[] = [
   "former_name",
   "professional_name",
   "doing_business_as",

@@ -14,6 +14,7 @@ import type { StoredRecord } from "./record_text.ts";
 import { arrayRows } from "../sqlite_rows.ts";
 import type { RecordParts } from "./record_parts.ts";
 import { bySize, padded, RECORD_BATCH } from "./record_batch_sizes.ts";
+import { PROVIDER_ROW_WORDS } from "./provider_rows.ts";
 
 export { RECORD_BATCH } from "./record_batch_sizes.ts";
 
@@ -26,18 +27,21 @@ export interface StoredRecordRow extends StoredRecord {
 const NONE: readonly string[] = [];
 
 /**
- * Reads stored records by provider id: the providers' rows from `db` (the
- * main file), their records from the records parts.
+ * Reads stored records by provider id: the providers' rows from the
+ * provider rows column `rows()` gives (`provider_rows.ts`) or, while it
+ * gives none, from `db` (the main file); their records from the records
+ * parts.
  *
  * @example
  * ```ts
- * const read = recordBatchReader(db, records);
+ * const read = recordBatchReader(db, records, () => null);
  * read([3, 1, 2]).map((r) => r.id); // [3, 1, 2]
  * ```
  */
 export function recordBatchReader(
   db: DatabaseSync,
   records: RecordParts,
+  rows: () => Uint32Array | null,
 ): (ids: readonly number[]) => StoredRecordRow[] {
   const main = bySize((marks) =>
     arrayRows(db.prepare(
@@ -79,29 +83,47 @@ export function recordBatchReader(
     }
     return byNpi;
   };
+  /** Each id's provider row: its NPI, side bits and record seq. */
+  const providerRows = (ids: readonly number[]): [number, number, number, number][] => {
+    const column = rows();
+    if (column) {
+      const out: [number, number, number, number][] = [];
+      const end = column.length / PROVIDER_ROW_WORDS;
+      for (const id of ids) {
+        if (!(id >= 1 && id < end && Number.isInteger(id))) continue;
+        const at = id * PROVIDER_ROW_WORDS;
+        out.push([id, column[at]!, column[at + 2]!, column[at + 1]!]);
+      }
+      return out;
+    }
+    const out: [number, number, number, number][] = [];
+    for (let at = 0; at < ids.length; at += RECORD_BATCH) {
+      const chunk = ids.slice(at, at + RECORD_BATCH);
+      out.push(
+        ...main(chunk.length).all(...padded(chunk, -1)) as unknown as [
+          number,
+          number,
+          number,
+          number,
+        ][],
+      );
+    }
+    return out;
+  };
   return (ids) => {
     const byId = new Map<number, StoredRecordRow>();
     const seqOf = new Map<number, number>();
-    for (let at = 0; at < ids.length; at += RECORD_BATCH) {
-      const chunk = ids.slice(at, at + RECORD_BATCH);
-      const rows = main(chunk.length).all(...padded(chunk, -1)) as unknown as [
-        number,
-        number,
-        number,
-        number,
-      ][];
-      for (const [id, npi, sides, seq] of rows) {
-        byId.set(id, {
-          id,
-          npi,
-          sides,
-          doc: "",
-          otherNames: NONE,
-          locations: NONE,
-          endpoints: NONE,
-        });
-        seqOf.set(id, seq);
-      }
+    for (const [id, npi, sides, seq] of providerRows(ids)) {
+      byId.set(id, {
+        id,
+        npi,
+        sides,
+        doc: "",
+        otherNames: NONE,
+        locations: NONE,
+        endpoints: NONE,
+      });
+      seqOf.set(id, seq);
     }
     const docs = records.docs([...seqOf.values()]);
     for (const [id, seq] of seqOf) {

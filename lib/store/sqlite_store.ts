@@ -15,7 +15,8 @@ import { TextRing } from "../text_ring.ts";
 import { type ColumnBytes, SearchIndex } from "../index/reader.ts";
 import { IndexMap } from "../index/index_map.ts";
 import { canMapFiles } from "../index/mapped_file.ts";
-import { recordBatchReader, type StoredRecordRow } from "./record_batch.ts";
+import { recordBatchReader } from "./record_batch.ts";
+import { PROVIDER_ROWS, providerRowsOf } from "./provider_rows.ts";
 import { RecordText, type StoredRecord } from "./record_text.ts";
 import {
   missingPart,
@@ -49,12 +50,6 @@ export interface SqliteStore extends ProviderStore {
   readonly parts: PartNames;
   /** Description of a taxonomy code. */
   describe(code: string): string | null;
-  /**
-   * The stored records of providers by internal id, in the order given
-   * (unknown ids are skipped), undecoded: what
-   * {@linkcode ProviderStore.getProvidersById} decodes when handed them.
-   */
-  storedRecords(ids: readonly number[]): StoredRecordRow[];
   /** The search index (loaded on first use when opened with `lazyIndex`). */
   readonly index: SearchIndex;
   /**
@@ -293,7 +288,15 @@ export function openSqliteStore(
   const names = new Map(taxonomy.map((t) => [t.code, t.display]));
   const describe = (code: string) => names.get(code) ?? null;
   const records = recordReader(db, recordParts, describe);
-  const readBatch = recordBatchReader(db, recordParts);
+  let index: SearchIndex | undefined;
+  // The provider rows column, once the index is loaded: null when its map holds none.
+  let rows: Uint32Array | null | undefined;
+  const readBatch = recordBatchReader(db, recordParts, () => {
+    if (rows === undefined && index) {
+      rows = providerRowsOf(index.mappedBlob(PROVIDER_ROWS), index.size);
+    }
+    return rows ?? null;
+  });
   const text = new RecordText(describe);
   const idByNpi: StatementSync = db.prepare("SELECT id FROM provider_npi WHERE npi = ?");
   // Provider JSON texts by id, as UTF-8 outside the heap (nothing for the collectors to copy).
@@ -323,7 +326,6 @@ export function openSqliteStore(
     zip_dataset: meta.get("zip_dataset") ?? "",
     zips_not_found: Number(meta.get("zips_not_found") ?? 0),
   };
-  let index: SearchIndex | undefined;
   const loadIndex = (): SearchIndex => {
     if (index) return index;
     try {

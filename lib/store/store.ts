@@ -40,6 +40,12 @@ export interface ProviderStore {
     stored?: readonly StoredRecordRow[],
   ): { id: number; provider: Provider }[];
   /**
+   * The stored records of providers by internal id, in the order given
+   * (unknown ids are skipped), undecoded: what {@linkcode getProvidersById}
+   * decodes when handed them.
+   */
+  storedRecords(ids: readonly number[]): StoredRecordRow[];
+  /**
    * The JSON text of providers by internal id, in the order given (unknown
    * ids are skipped): what the routes send, cached across requests.
    */
