@@ -57,9 +57,35 @@ Deno.test("[index map] lists, term ranges, lengths and columns read as from SQLi
       ids: Uint8Array;
     }[];
     assert(rows.length > 1000, `${rows.length} lists`);
-    for (const { field, term, ids } of rows) {
-      assertEquals([...map.list(field, term)], asIds(ids), `${field} ${term}`);
-    }
+    // Every term and the terms beside it, before the map samples its terms and after: a term one
+    // byte longer, one shorter, the last letter one before, and eight shared bytes then another
+    // ending; each as SQLite answers it (mostly nothing).
+    const one = postings.prepare("SELECT ids FROM posting WHERE field = ? AND term = ?");
+    const lookUpAll = () => {
+      let found = 0;
+      for (const { field, term, ids } of rows) {
+        assertEquals([...map.list(field, term)], asIds(ids), `${field} ${term}`);
+        const last = term.charCodeAt(term.length - 1);
+        const near = [
+          `${term}\u0001`,
+          term.slice(0, -1),
+          term.slice(0, -1) + String.fromCharCode(Math.max(1, last - 1)),
+          `${term.padEnd(8, "a").slice(0, 8)}zz`,
+        ];
+        for (const other of near) {
+          const row = one.get(field, other) as { ids: Uint8Array } | undefined;
+          if (row) found++;
+          assertEquals([...map.list(field, other)], row ? asIds(row.ids) : [], `${field} ${other}`);
+        }
+      }
+      assert(found > 100, `${found} terms beside others are terms too`);
+    };
+    assert(!map.termsSampled);
+    lookUpAll();
+    let steps = 0;
+    while (map.sampleTerms()) steps++;
+    assert(map.termsSampled && steps === 0, "a small map is sampled in one step");
+    lookUpAll();
     assertEquals(map.list(1, "no-such-term").length, 0);
     assertEquals(map.list(99, "smith").length, 0, "a field the map has not");
     assertEquals(map.list(-1, "smith").length, 0);

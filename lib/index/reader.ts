@@ -330,9 +330,11 @@ export class SearchIndex {
   }
 
   /**
-   * Reads one column not read yet; returns whether any is left. A server
-   * calls it between requests after opening, a column at a time, so that
-   * no search pays for the reading and none waits long behind it.
+   * Reads one column not read yet, or once all are, samples a step of the
+   * index map's terms for its lookups (`IndexMap.sampleTerms`); returns
+   * whether anything is left. A server calls it between requests after
+   * opening, a step at a time, so that no search pays for the reading and
+   * none waits long behind it.
    *
    * @example
    * ```ts
@@ -343,10 +345,11 @@ export class SearchIndex {
   warm(): boolean {
     const next = WARMED.find((name) => this.#bytes[name] === undefined);
     if (next) this.#bytesOf(next);
+    else this.#map?.sampleTerms();
     // With the first step, the active bound (a pass over the flags: 25 ms at 9.7 million), so that
     // no search pays for it.
     void this.activeEnd;
-    return !this.columnsHeld;
+    return !this.columnsHeld || !(this.#map?.termsSampled ?? true);
   }
 
   /** Whether every column {@linkcode warm} reads is read or adopted already. */
