@@ -172,7 +172,7 @@ export class IndexMap {
 
   /**
    * Samples the next {@linkcode SAMPLES_A_STEP} terms for the lookups
-   * (each read from the map: some 10–40 ms a step at 9.7 million, five
+   * (each read from the map: 9–44 ms a step at 9.7 million, five
    * steps); returns whether any are left. A server calls it while idle,
    * after opening; until every term is sampled, lookups search all of a
    * field's terms.

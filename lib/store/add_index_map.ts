@@ -24,9 +24,10 @@ export interface AddedIndexMap extends IndexMapStats {
  * unless it names one already; with `again`, a map it names is written
  * anew in its place (one an earlier version wrote, without the typo
  * buckets: `index_map.ts`, or without the provider rows column:
- * `provider_rows.ts`, which is then written into the database first). The map takes the stamp of the postings
- * part it is made of (`<db>.<stamp>.map`). Throws when the database has
- * no parts to read, or cannot be written (a server holding it: stop it).
+ * `provider_rows.ts`, which is then written into the database first).
+ * The map takes the stamp of the postings part it is made of
+ * (`<db>.<stamp>.map`). Throws when the database has no parts to read,
+ * or cannot be written (a server holding it: stop it).
  *
  * @example
  * ```ts
