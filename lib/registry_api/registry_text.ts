@@ -85,7 +85,10 @@ export type SlowResult = (record: StoredRecordRow) => string;
  *
  * @example
  * ```ts
- * const text = new RegistryText(describe, (row) => registrySlow(row));
+ * const text = new RegistryText(describe, (row) => {
+ *   const [{ provider }] = store.getProvidersById([row.id], [row]);
+ *   return JSON.stringify(registryResult(provider, describe));
+ * });
  * JSON.parse(text.json(row)).number; // "1003000126"
  * ```
  */
